@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// `npm start`: builds if the sources changed since the last build, then runs
+// `leadlight serve` (CONTRACT C1.1: a fresh clone needs only `npm install && npm start`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const buildInfo = join(root, 'dist', '.tsbuildinfo');
+const entry = join(root, 'dist', 'cli', 'program.js');
+
+function newestSource(directory) {
+  let newest = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const built = existsSync(entry) && existsSync(buildInfo) ? statSync(buildInfo).mtimeMs : 0;
+if (built === 0 || newestSource(join(root, 'src')) > built) {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const { run } = await import(entry);
+process.exitCode = await run(['serve', ...process.argv.slice(2)], {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+});

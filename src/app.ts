@@ -1,0 +1,103 @@
+/**
+ * Builds the HTTP application: one Fastify instance over one store, with the
+ * gate (keys and rate limits), the request guards, the error shape, the
+ * OpenAPI document, the probes and the /api/v1 routes. Listening is left to
+ * the caller (server.ts, or tests through inject).
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { errorHandler, sendError, toHttpError } from './http/plugins/error-handler.js';
+import { createAdmission, gate } from './http/plugins/gate.js';
+import { openapi } from './http/plugins/openapi.js';
+import { requestGuards } from './http/plugins/request-guards.js';
+import { RouteTable } from './http/route-table.js';
+import { companiesRoutes } from './http/routes/companies.routes.js';
+import { healthRoutes } from './http/routes/health.routes.js';
+import { identitiesRoutes } from './http/routes/identities.routes.js';
+import { leadsRoutes } from './http/routes/leads.routes.js';
+import { listsRoutes } from './http/routes/lists.routes.js';
+import { openapiRoutes } from './http/routes/openapi.routes.js';
+import { usersRoutes } from './http/routes/users.routes.js';
+import { ErrorSchema } from './http/schemas/common.js';
+import { compileValidator } from './http/validation.js';
+import { MemoryRateLimiter } from './rate-limit/memory-limiter.js';
+import type { Clock, RateLimiter } from './rate-limit/rate-limiter.js';
+import { Store } from './repositories/index.js';
+import { RESOURCE_SCHEMAS } from './schemas/resources.js';
+import { createServices } from './services/index.js';
+
+export const BODY_LIMIT = 1_048_576;
+
+export interface AppOptions {
+  config: Pick<Config, 'rateLimits' | 'trustProxy'>;
+  database: Database;
+  /** defaults to per-process counters */
+  limiter?: RateLimiter;
+  /** a pino logger; none when absent */
+  logger?: FastifyBaseLogger;
+  /** the rate limiter's clock, for tests */
+  clock?: Clock;
+}
+
+const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+function requestIdOf(raw: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = raw.headers['x-request-id'];
+  return typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const services = createServices(new Store(database));
+  const limiter = options.limiter ?? new MemoryRateLimiter(options.clock);
+  const admit = createAdmission({ apiKeys: services.apiKeys, limiter, limits: config.rateLimits });
+  const routes = new RouteTable();
+
+  const app = Fastify({
+    ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    frameworkErrors: (error, request, reply) => {
+      // The router could not read the URL; the request still meets the gate first.
+      reply.header('x-request-id', request.id);
+      admit(request, reply).then(
+        () => sendError(reply, toHttpError(error, request)),
+        (failure: unknown) => sendError(reply, toHttpError(failure, request)),
+      );
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(compileValidator);
+  for (const schema of [...RESOURCE_SCHEMAS, ErrorSchema]) app.addSchema(schema);
+  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  await app.register(requestGuards);
+  await app.register(gate, { admit });
+  await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path) });
+  await app.register(openapi);
+  await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });
+  await app.register(
+    async (api) => {
+      await api.register(openapiRoutes);
+      await api.register(leadsRoutes, { services });
+      await api.register(identitiesRoutes, { services });
+      await api.register(companiesRoutes, { services });
+      await api.register(listsRoutes, { services });
+      await api.register(usersRoutes, { services });
+    },
+    { prefix: '/api/v1' },
+  );
+  app.addHook('onClose', async () => {
+    await limiter.close();
+  });
+  return app;
+}

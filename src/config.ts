@@ -1,0 +1,138 @@
+/**
+ * Configuration from the environment (CONTRACT C1.3), validated once at start.
+ * A bad value raises ConfigError with one line naming the variable, so that
+ * `serve` and every CLI command stop with a message an operator can act on.
+ *
+ * Written by hand rather than with env-schema: the contract wants one clear line
+ * per bad value, and a dozen variables do not need a schema compiler.
+ */
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; filename: string }
+  | { kind: 'postgres'; url: string; poolSize: number };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface RateLimitConfig {
+  production: number;
+  development: number;
+  unauthenticated: number;
+}
+
+export interface Config {
+  database: DatabaseConfig;
+  redisUrl: string | undefined;
+  host: string;
+  port: number;
+  logLevel: LogLevel;
+  rateLimits: RateLimitConfig;
+  /** false, true, or the addresses/CIDRs of trusted proxies */
+  trustProxy: boolean | string[];
+  /** seed a demo workspace on first start of an empty embedded database (C1.2) */
+  demo: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULT_SQLITE_FILE = './data/leadlight.db';
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+/** Parses DATABASE_URL: a file path or sqlite: URL is SQLite; postgres:// is PostgreSQL. */
+export function parseDatabaseUrl(raw: string, poolSize = 10): DatabaseConfig {
+  if (/^postgres(ql)?:\/\//i.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError(`DATABASE_URL is not a valid PostgreSQL URL (got "${redactUrl(raw)}")`);
+    }
+    return { kind: 'postgres', url: raw, poolSize };
+  }
+  let filename = raw;
+  if (/^sqlite:/i.test(raw)) {
+    filename = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/|\.)/, '');
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    throw new ConfigError(
+      `DATABASE_URL must be a file path, a sqlite: URL or a postgres:// URL (got "${redactUrl(raw)}")`,
+    );
+  }
+  if (filename === '') throw new ConfigError('DATABASE_URL names no SQLite file');
+  return { kind: 'sqlite', filename: filename === ':memory:' ? filename : path.resolve(filename) };
+}
+
+function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+}
+
+function trustProxy(env: Env): boolean | string[] {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => /^[0-9a-f:.]+(\/\d{1,3})?$/i.test(entry))) return entries;
+  throw new ConfigError(
+    `TRUST_PROXY must be true, false or a comma-separated list of proxy addresses (got "${raw}")`,
+  );
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
+  const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? DEFAULT_SQLITE_FILE, poolSize);
+
+  const redisUrl = read(env, 'REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/i.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL (got "${redactUrl(redisUrl)}")`);
+  }
+
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  if (/\s/.test(host)) throw new ConfigError(`HOST must be a host name or address (got "${host}")`);
+
+  return {
+    database,
+    redisUrl,
+    host,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    logLevel: logLevel as LogLevel,
+    rateLimits: {
+      production: integer(env, 'RATE_LIMIT_PRODUCTION', 1000, 1, 1_000_000_000),
+      development: integer(env, 'RATE_LIMIT_DEVELOPMENT', 100, 1, 1_000_000_000),
+      unauthenticated: integer(env, 'RATE_LIMIT_UNAUTHENTICATED', 60, 1, 1_000_000_000),
+    },
+    trustProxy: trustProxy(env),
+    demo: database.kind === 'sqlite' && flag(env, 'LEADLIGHT_DEMO', true),
+  };
+}

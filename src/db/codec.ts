@@ -1,0 +1,58 @@
+/**
+ * What differs between the two stores at the value level, in one place:
+ * how booleans and JSON are written and read back, how counts arrive, and the
+ * SQL of an atomic RFC 7396 merge patch. Repositories hold no dialect branches
+ * of their own; they ask the codec.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import { StoredJson, type JsonObject } from '../schemas/json.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface Codec {
+  readonly kind: StoreKind;
+  bool(value: boolean): number | boolean;
+  readBool(value: unknown): boolean;
+  json(value: JsonObject): string;
+  nullableJson(value: JsonObject | null): string | null;
+  readJson(value: unknown): JsonObject;
+  readNullableJson(value: unknown): JsonObject | null;
+  /** the stored text of a JSON column, unparsed */
+  storedJson(value: unknown): StoredJson;
+  storedNullableJson(value: unknown): StoredJson | null;
+  count(value: unknown): number;
+  /** `column` merged with the JSON text `patch` by RFC 7396, evaluated inside the UPDATE. */
+  mergePatch(column: string, patch: string): RawBuilder<string>;
+}
+
+function parseJson(value: unknown): JsonObject {
+  // Rows hold JSON text on both stores (PostgreSQL's jsonb parser is replaced
+  // by text in postgres.ts), so JSON is decoded here or kept as StoredJson.
+  return (typeof value === 'string' ? JSON.parse(value) : value) as JsonObject;
+}
+
+const common = {
+  json: (value: JsonObject) => JSON.stringify(value),
+  nullableJson: (value: JsonObject | null) => (value === null ? null : JSON.stringify(value)),
+  readJson: parseJson,
+  readNullableJson: (value: unknown) => (value === null || value === undefined ? null : parseJson(value)),
+  storedJson: (value: unknown) => new StoredJson(value as string),
+  storedNullableJson: (value: unknown) => (value === null || value === undefined ? null : new StoredJson(value as string)),
+  count: (value: unknown) => Number(value),
+};
+
+export const sqliteCodec: Codec = {
+  kind: 'sqlite',
+  ...common,
+  bool: (value) => (value ? 1 : 0),
+  readBool: (value) => value === 1 || value === true,
+  mergePatch: (column, patch) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${patch})`,
+};
+
+export const postgresCodec: Codec = {
+  kind: 'postgres',
+  ...common,
+  bool: (value) => value,
+  readBool: (value) => value === true,
+  mergePatch: (column, patch) => sql<string>`leadlight_merge_patch(${sql.ref(column)}, ${patch}::jsonb)`,
+};

@@ -1,0 +1,101 @@
+/**
+ * Opens the store that DATABASE_URL names and hands out one object that the
+ * rest of the program uses: the Kysely instance, the store's codec, migrations,
+ * a readiness ping and an orderly close.
+ */
+import { Migrator, sql, type Kysely, type MigrationProvider, type Transaction } from 'kysely';
+import type { DatabaseConfig } from '../config.js';
+import { postgresCodec, sqliteCodec, type Codec, type StoreKind } from './codec.js';
+import { migrations } from './migrations/index.js';
+import type { Copier } from './postgres-copy.js';
+import { openPostgres } from './postgres.js';
+import type { Schema } from './schema.js';
+import { openSqlite } from './sqlite.js';
+
+export interface Database {
+  readonly kind: StoreKind;
+  readonly db: Kysely<Schema>;
+  readonly codec: Codec;
+  /** applies pending migrations; returns the names applied by this call */
+  migrate(): Promise<string[]>;
+  /** resolves when the store answers a trivial query */
+  ping(): Promise<void>;
+  /**
+   * Runs `work` in one transaction for a bulk load; on PostgreSQL with COPY
+   * into tables available on the same connection (postgres-copy.ts).
+   */
+  bulk<T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** SQLite only: NORMAL trades the last transactions on power loss for speed (tests) */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** SQLite only: checkpoint the WAL from a worker thread (servers; see sqlite-checkpointer.ts) */
+  backgroundCheckpoints?: boolean;
+  /** SQLite only: page cache size in MiB (default 64) */
+  cacheMiB?: number;
+  onPoolError?: (error: Error) => void;
+}
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
+  const opened =
+    config.kind === 'sqlite'
+      ? {
+          ...openSqlite({
+            filename: config.filename,
+            synchronous: options.synchronous,
+            backgroundCheckpoints: options.backgroundCheckpoints,
+            cacheMiB: options.cacheMiB,
+          }),
+          codec: sqliteCodec,
+        }
+      : {
+          ...openPostgres({ url: config.url, poolSize: config.poolSize, onPoolError: options.onPoolError }),
+          codec: postgresCodec,
+        };
+  const { db, codec } = opened;
+  const bulk =
+    'bulk' in opened
+      ? opened.bulk
+      : <T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>) =>
+          db.transaction().execute((trx) => work(trx, undefined));
+
+  const provider: MigrationProvider = { getMigrations: async () => migrations(codec.kind) };
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'leadlight_migrations',
+    migrationLockTableName: 'leadlight_migrations_lock',
+  });
+
+  let closed = false;
+  return {
+    kind: codec.kind,
+    db,
+    codec,
+    async migrate() {
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) {
+        const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new MigrationError(`migration ${failed ?? ''} failed: ${reason}`.replace('  ', ' '));
+      }
+      return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    },
+    bulk,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if ('stopBackground' in opened) await opened.stopBackground();
+      await db.destroy();
+    },
+  };
+}

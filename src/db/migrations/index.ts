@@ -1,0 +1,15 @@
+/**
+ * The ordered list of schema migrations. Names sort in the order they apply;
+ * a migration is never edited once released, only followed by a new one.
+ */
+import type { Migration } from 'kysely';
+import type { StoreKind } from '../codec.js';
+import { initialMigration } from './0001-initial.js';
+import { leadCountsMigration } from './0002-lead-counts.js';
+
+export function migrations(kind: StoreKind): Record<string, Migration> {
+  return {
+    '0001-initial': initialMigration(kind),
+    '0002-lead-counts': leadCountsMigration(kind),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Query templates: a Kysely query built and compiled once per store and
+ * shape, then executed many times with new values. Building and compiling a
+ * query costs more than running a point read on SQLite (about 13 µs against
+ * 10 µs here), so the hot paths reuse the SQL text; with the statement cache
+ * under the driver (sqlite.ts) that makes them prepared statements.
+ *
+ * A template is built with placeholders from `param(name)` where values go;
+ * after compiling, each placeholder is found among the query's parameters and
+ * replaced by the named value on every execution.
+ */
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import type { Schema } from './schema.js';
+
+const MARK = '\u0000leadlight:';
+
+/** A placeholder for the value named `name`, for use while building a template. */
+export function param<T = string>(name: string): T {
+  return `${MARK}${name}` as unknown as T;
+}
+
+/** A placeholder for the value at `index` of an array of values (bulk statements). */
+export function positional<T = string>(index: number): T {
+  return `${MARK}#${index}` as unknown as T;
+}
+
+type Slot = { name: string } | { index: number } | { value: unknown };
+
+export class QueryTemplate<Row> {
+  private constructor(
+    private readonly sql: string,
+    private readonly slots: readonly Slot[],
+  ) {}
+
+  static compile<Row>(query: Compilable<Row>): QueryTemplate<Row> {
+    const compiled = query.compile();
+    const slots = compiled.parameters.map((value): Slot => {
+      if (typeof value !== 'string' || !value.startsWith(MARK)) return { value };
+      const name = value.slice(MARK.length);
+      return name.startsWith('#') ? { index: Number(name.slice(1)) } : { name };
+    });
+    return new QueryTemplate<Row>(compiled.sql, slots);
+  }
+
+  /** Runs the query with named values (param) or an array of values (positional). */
+  async execute(db: Kysely<Schema>, values: Readonly<Record<string, unknown>> | readonly unknown[]): Promise<Row[]> {
+    const parameters = this.slots.map((slot) => {
+      if ('value' in slot) return slot.value;
+      const value = 'index' in slot ? (values as readonly unknown[])[slot.index] : (values as Record<string, unknown>)[slot.name];
+      if (value === undefined) throw new Error(`query template: no value for ${'index' in slot ? slot.index : slot.name}`);
+      return value;
+    });
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(this.sql, parameters));
+    return result.rows;
+  }
+
+  async executeTakeFirst(db: Kysely<Schema>, values: Readonly<Record<string, unknown>>): Promise<Row | undefined> {
+    return (await this.execute(db, values))[0];
+  }
+}
+
+const cache = new Map<string, QueryTemplate<unknown>>();
+
+/**
+ * The template named `key` for this store's dialect, built by `build` the
+ * first time. `key` must name one shape of query: include in it everything
+ * that changes the SQL text (which filters are present, for example).
+ */
+export function template<Row>(dialect: string, key: string, build: () => Compilable<Row>): QueryTemplate<Row> {
+  const cacheKey = `${dialect}:${key}`;
+  let found = cache.get(cacheKey) as QueryTemplate<Row> | undefined;
+  if (found === undefined) {
+    found = QueryTemplate.compile(build());
+    cache.set(cacheKey, found as QueryTemplate<unknown>);
+  }
+  return found;
+}

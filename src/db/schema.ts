@@ -1,0 +1,159 @@
+/**
+ * The tables as Kysely sees them. Column types are what both stores accept on
+ * write; what comes back differs by store (JSON as text or object, booleans as
+ * 0/1 or true/false), so repositories read rows through the store's Codec.
+ *
+ * Every tenant table carries workspace_id, and its primary key starts with it,
+ * so that the tables can be distributed by workspace (docs/scaling.md).
+ */
+import type { ColumnType } from 'kysely';
+
+/** JSON text on SQLite, jsonb on PostgreSQL; written as JSON text on both. */
+export type JsonColumn = ColumnType<unknown, string, string>;
+export type NullableJsonColumn = ColumnType<unknown, string | null, string | null>;
+/** 0/1 on SQLite, boolean on PostgreSQL. */
+export type BoolColumn = ColumnType<unknown, number | boolean, number | boolean>;
+/** ISO 8601 text (YYYY-MM-DDTHH:mm:ss.sssZ) on both stores, timestamptz on PostgreSQL. */
+export type Timestamp = string;
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+  prod_last_use: Timestamp | null;
+  dev_last_use: Timestamp | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  type: 'production' | 'development';
+  name: string | null;
+  key_hash: string;
+  hint: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  replaces: string | null;
+}
+
+export interface LeadsTable {
+  workspace_id: string;
+  id: string;
+  visitor_id: string;
+  code: string | null;
+  source: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  properties: JsonColumn;
+  location: JsonColumn;
+  identity_id: string | null;
+  session_id: string | null;
+  summary: NullableJsonColumn;
+  company_id: string | null;
+}
+
+export interface IdentitiesTable {
+  workspace_id: string;
+  id: string;
+  visitor_id: string;
+  email: string | null;
+  /** lower-cased email, for the case-insensitive filter; never returned */
+  email_normalized: string | null;
+  name: string | null;
+  traits: JsonColumn;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  ip: string | null;
+  city: string | null;
+  country: string | null;
+  is_favorite: BoolColumn;
+  created_at: Timestamp;
+}
+
+export interface IdentityActivityTable {
+  workspace_id: string;
+  id: string;
+  identity_id: string;
+  type: string;
+  who: string | null;
+  what: string | null;
+  source: string | null;
+  created_at: Timestamp;
+}
+
+export interface PersonalitiesTable {
+  workspace_id: string;
+  id: string;
+  visitor_id: string;
+  score: number;
+  personality: JsonColumn;
+  features: JsonColumn;
+  learning_percentage: number;
+  created_at: Timestamp;
+}
+
+export interface CompaniesTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  /** lower-cased name, for the case-insensitive substring filter; never returned */
+  name_normalized: string;
+  domain: string | null;
+  /** lower-cased domain, for the case-insensitive exact filter; never returned */
+  domain_normalized: string | null;
+  description: string | null;
+  employees: string | null;
+  main_industry: string | null;
+  created_at: Timestamp;
+}
+
+export interface VisitorListsTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  created_at: Timestamp;
+}
+
+/** People, shared across workspaces (a user with the same email is one user). */
+export interface UsersTable {
+  id: string;
+  email: string;
+  email_normalized: string;
+  name: string | null;
+  avatar: string | null;
+  username: string | null;
+  language: string | null;
+  created_at: Timestamp;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: string;
+  joined_at: Timestamp;
+}
+
+/** Leads created per workspace, bucket ('*' for all, '=' + source) and UTC day (YYYY-MM-DD). */
+export interface LeadCountsTable {
+  workspace_id: string;
+  bucket: string;
+  day: string;
+  count: ColumnType<number, number, number>;
+}
+
+export interface Schema {
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  leads: LeadsTable;
+  lead_counts: LeadCountsTable;
+  identities: IdentitiesTable;
+  identity_activity: IdentityActivityTable;
+  personalities: PersonalitiesTable;
+  companies: CompaniesTable;
+  visitor_lists: VisitorListsTable;
+  users: UsersTable;
+  workspace_members: WorkspaceMembersTable;
+}

@@ -1,0 +1,92 @@
+/**
+ * Errors as the API answers them (CONTRACT C3.5): `{error, message, details?}`
+ * with the contract's codes. Anything raised below the HTTP layer is turned
+ * into one of these; nothing else ever reaches a client.
+ */
+import type { ErrorCode, ErrorDetails } from '../services/errors.js';
+
+export type HttpErrorCode =
+  | ErrorCode
+  | 'unauthorized'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limit_exceeded'
+  | 'internal_error'
+  | 'service_unavailable';
+
+export const STATUS_OF: Record<HttpErrorCode, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+};
+
+export interface ErrorBody {
+  error: HttpErrorCode;
+  message: string;
+  details?: ErrorDetails;
+}
+
+export class HttpError extends Error {
+  override name = 'HttpError';
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.statusCode = STATUS_OF[code];
+  }
+
+  body(): ErrorBody {
+    return this.details === undefined
+      ? { error: this.code, message: this.message }
+      : { error: this.code, message: this.message, details: this.details };
+  }
+}
+
+export const unauthorized = () =>
+  new HttpError('unauthorized', 'Invalid or missing API key', undefined, { 'www-authenticate': 'Bearer' });
+
+export const internalError = () => new HttpError('internal_error', 'Internal server error');
+
+export const serviceUnavailable = () =>
+  new HttpError('service_unavailable', 'The database is unreachable; try again shortly', undefined, {
+    'retry-after': '5',
+  });
+
+/** 415 for a body of another media type: PATCH also takes JSON Merge Patch. */
+export function unsupportedMediaType(method: string): HttpError {
+  const accepted = method === 'PATCH' ? 'application/json or application/merge-patch+json' : 'application/json';
+  return new HttpError('unsupported_media_type', `Content-Type must be ${accepted}`, { accepted });
+}
+
+/** A 400 naming each offending body field or query parameter. */
+export function invalidRequest(
+  where: 'fields' | 'parameters',
+  problems: Record<string, string>,
+): HttpError {
+  const entries = Object.entries(problems);
+  const [name, reason] = entries[0] ?? ['request', 'is invalid'];
+  const more = entries.length > 1 ? ` (and ${entries.length - 1} more)` : '';
+  const label = where === 'fields' ? name : `query parameter ${name}`;
+  return new HttpError('invalid_request', `${label} ${reason}${more}`, { [where]: problems });
+}
+
+/** A 400 about the request as a whole: `part` is body or url. */
+export function invalidPart(part: 'body' | 'url', reason: string): HttpError {
+  return new HttpError('invalid_request', reason, { [part]: reason });
+}
+
+export const invalidBody = (reason: string) => invalidPart('body', reason);

@@ -1,0 +1,123 @@
+/**
+ * The first thing every /api/v1 request meets (CONTRACT C3.1 to C3.4): the API
+ * key, from `Authorization: Bearer` or `x-api-key`, looked up by hash; the
+ * per-key rate limit sized by key type, or the per-address limit for requests
+ * without a valid key; the rate-limit headers; and the record of key use.
+ * Nothing else runs before this, so an unauthenticated caller learns nothing
+ * about routes, bodies or resources.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitConfig } from '../../config.js';
+import type { RateLimitDecision, RateLimiter } from '../../rate-limit/rate-limiter.js';
+import type { ActiveKey, ApiKeysService } from '../../services/api-keys.service.js';
+import { HttpError, unauthorized } from '../errors.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface GateOptions {
+  apiKeys: ApiKeysService;
+  limiter: RateLimiter;
+  limits: RateLimitConfig;
+}
+
+const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) {
+    const match = BEARER.exec(authorization);
+    if (match !== null) return match[1];
+  }
+  const header = request.headers['x-api-key'];
+  return typeof header === 'string' ? header.trim() : undefined;
+}
+
+function underPrefix(path: string): boolean {
+  return path.startsWith(API_PREFIX) && (path.length === API_PREFIX.length || path[API_PREFIX.length] === '/');
+}
+
+/**
+ * Whether the request is for the API, decided as the router decides: by the
+ * matched route, or for unmatched requests by the percent-decoded path (so
+ * that /%61pi/v1/... meets the gate like /api/v1/...).
+ */
+export function isApiRequest(request: FastifyRequest): boolean {
+  const route = request.routeOptions?.url;
+  if (route !== undefined && route !== '*' && route !== '/*') return underPrefix(route);
+  const path = request.url.split('?')[0] ?? '';
+  try {
+    return underPrefix(decodeURIComponent(path));
+  } catch {
+    return underPrefix(path);
+  }
+}
+
+function setRateHeaders(reply: FastifyReply, decision: RateLimitDecision, policy: string): void {
+  const { limit, remaining, resetAt, retryAfter } = decision;
+  reply.header('x-ratelimit-limit', limit);
+  reply.header('x-ratelimit-remaining', remaining);
+  reply.header('x-ratelimit-reset', resetAt);
+  reply.header('ratelimit-policy', `"${policy}";q=${limit};w=60`);
+  reply.header('ratelimit', `"${policy}";r=${remaining};t=${retryAfter}`);
+}
+
+function rateLimited(decision: RateLimitDecision): HttpError {
+  return new HttpError(
+    'rate_limit_exceeded',
+    `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfter} s`,
+    { retry_after: decision.retryAfter, limit: decision.limit, reset: decision.resetAt },
+    { 'retry-after': String(decision.retryAfter) },
+  );
+}
+
+export type Admission = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * Admits a request or throws the error it must be answered with. Also used for
+ * requests the router cannot parse, so that they meet the same checks first.
+ */
+export function createAdmission({ apiKeys, limiter, limits }: GateOptions): Admission {
+  const limitOf = (key: ActiveKey) => (key.type === 'production' ? limits.production : limits.development);
+
+  async function limitAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const decision = await limiter.consume(`address:${request.ip}`, limits.unauthenticated);
+    setRateHeaders(reply, decision, 'address');
+    if (!decision.allowed) throw rateLimited(decision);
+  }
+
+  return async (request, reply) => {
+    if (!isApiRequest(request)) return;
+    if (request.routeOptions?.config?.public === true) {
+      await limitAddress(request, reply);
+      return;
+    }
+    const secret = presentedKey(request);
+    const key = secret === undefined ? undefined : await apiKeys.authenticate(secret);
+    if (key === undefined) {
+      await limitAddress(request, reply);
+      throw unauthorized();
+    }
+    reply.header('x-workspace-id', key.workspace_id);
+    const decision = await limiter.consume(`key:${key.id}`, limitOf(key));
+    setRateHeaders(reply, decision, key.type);
+    if (!decision.allowed) throw rateLimited(decision);
+    request.auth = { workspaceId: key.workspace_id, keyId: key.id, keyType: key.type };
+    try {
+      await apiKeys.recordUse(key);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not record key use');
+    }
+  };
+}
+
+export const gate = fp<{ admit: Admission }>(
+  async (app, { admit }) => {
+    app.decorateRequest('auth', null);
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!isApiRequest(request)) return done();
+      admit(request, reply).then(() => done(), done);
+    });
+  },
+  { name: 'gate' },
+);

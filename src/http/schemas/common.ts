@@ -1,0 +1,84 @@
+/**
+ * Schemas every route shares: the error body, the success envelopes, the
+ * paging parameters (CONTRACT C3.9) and the error responses of the OpenAPI
+ * document.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { Page, PageResult } from '../../repositories/repository.js';
+import { Ref } from '../../schemas/fields.js';
+import { boundAfter, boundBefore } from '../../schemas/instants.js';
+import { PaginationSchema, type Pagination } from '../../schemas/resources.js';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.String({ description: 'machine-readable code' }),
+    message: Type.String({ description: 'human-readable text' }),
+    details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'extra context' })),
+  },
+  { $id: 'Error', additionalProperties: false },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request parameters or body (invalid_request)',
+  401: 'Invalid or missing API key (unauthorized)',
+  403: 'A referenced resource is not in your workspace (forbidden)',
+  404: 'Not found, or not in your workspace (not_found)',
+  413: 'Body larger than 1 MiB (payload_too_large)',
+  415: 'Content-Type not accepted (unsupported_media_type)',
+  429: 'Rate limit exceeded (rate_limit_exceeded)',
+  500: 'Internal error (internal_error)',
+  503: 'Database unreachable (service_unavailable)',
+};
+
+/** Error responses for the OpenAPI document; every route can answer 401, 429, 500 and 503. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const responses: Record<number, TSchema> = {};
+  for (const status of [...statuses, 401, 429, 500, 503]) {
+    responses[status] = Type.Unsafe<Static<typeof ErrorSchema>>({
+      ...Ref(ErrorSchema),
+      description: ERROR_DESCRIPTIONS[status],
+    });
+  }
+  return responses;
+}
+
+export function DataEnvelope<T extends TSchema>(item: T) {
+  return Type.Object({ data: item }, { additionalProperties: false });
+}
+
+export function ListEnvelope<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), pagination: Ref(PaginationSchema) }, { additionalProperties: false });
+}
+
+export const PageQuery = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, description: `page size, default ${DEFAULT_LIMIT}; above ${MAX_LIMIT} it is lowered to ${MAX_LIMIT}` }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'number of results to skip, default 0' }),
+  ),
+};
+
+export function pageOf(query: { limit?: number; offset?: number }): Page {
+  return { limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT), offset: query.offset ?? 0 };
+}
+
+export function listBody<T>(result: PageResult<T>, page: Page): { data: T[]; pagination: Pagination } {
+  return { data: result.items, pagination: { limit: page.limit, offset: page.offset, total: result.total } };
+}
+
+export const IdParams = Type.Object({ id: Type.String({ description: 'UUID of the resource' }) });
+
+/** The strict created_at bounds of a list query, as canonical instants (CONTRACT C3.11). */
+export function createdRange(query: { created_after?: string; created_before?: string }): {
+  createdAfter?: string;
+  createdBefore?: string;
+} {
+  return {
+    createdAfter: query.created_after === undefined ? undefined : (boundAfter(query.created_after) ?? undefined),
+    createdBefore: query.created_before === undefined ? undefined : (boundBefore(query.created_before) ?? undefined),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * All SQL about identity activity entries, always within one workspace.
+ */
+import type { Activity } from '../schemas/resources.js';
+import { TenantRepository, type Page, type PageResult } from './repository.js';
+
+export interface NewActivity extends Activity {
+  identity_id: string;
+}
+
+const COLUMNS = ['id', 'type', 'who', 'what', 'source', 'created_at'] as const;
+
+export class ActivityRepository extends TenantRepository {
+  protected readonly table = 'identity_activity' as const;
+
+
+  listForIdentity(workspaceId: string, identityId: string, page: Page): Promise<PageResult<Activity>> {
+    return this.snapshot(async (db) => {
+      const matching = db
+        .selectFrom('identity_activity')
+        .where('workspace_id', '=', workspaceId)
+        .where('identity_id', '=', identityId);
+      const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+      const items = await matching
+        .select(COLUMNS)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return { items, total: this.codec.count(counted.total) };
+    });
+  }
+
+  /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */
+  insertMany(workspaceId: string, entries: readonly NewActivity[]): Promise<number> {
+    return this.insertRows(
+      this.db,
+      'identity_activity',
+      entries.map((entry) => ({
+        workspace_id: workspaceId,
+        id: entry.id,
+        identity_id: entry.identity_id,
+        type: entry.type,
+        who: entry.who,
+        what: entry.what,
+        source: entry.source,
+        created_at: entry.created_at,
+      })),
+    );
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * All SQL about visitor personalities, always within one workspace.
+ */
+import type { Personality } from '../schemas/resources.js';
+import { TenantRepository } from './repository.js';
+
+const COLUMNS = ['id', 'visitor_id', 'score', 'personality', 'features', 'learning_percentage', 'created_at'] as const;
+
+export class PersonalitiesRepository extends TenantRepository {
+  protected readonly table = 'personalities' as const;
+
+
+  /** Newest first, at most `limit`. */
+  async listForVisitor(workspaceId: string, visitorId: string, limit: number): Promise<Personality[]> {
+    const rows = await this.db
+      .selectFrom('personalities')
+      .select(COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('visitor_id', '=', visitorId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    const { codec } = this;
+    return rows.map((row) => ({
+      id: row.id,
+      visitor_id: row.visitor_id,
+      score: row.score,
+      personality: codec.readJson(row.personality) as Personality['personality'],
+      features: codec.readJson(row.features),
+      learning_percentage: row.learning_percentage,
+      created_at: row.created_at,
+    }));
+  }
+
+  /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */
+  insertMany(workspaceId: string, personalities: readonly Personality[]): Promise<number> {
+    const { codec } = this;
+    return this.insertRows(
+      this.db,
+      'personalities',
+      personalities.map((entry) => ({
+        workspace_id: workspaceId,
+        id: entry.id,
+        visitor_id: entry.visitor_id,
+        score: entry.score,
+        personality: codec.json(entry.personality),
+        features: codec.json(entry.features),
+        learning_percentage: entry.learning_percentage,
+        created_at: entry.created_at,
+      })),
+    );
+  }
+
+}

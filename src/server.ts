@@ -1,0 +1,105 @@
+/**
+ * Starts one API process: opens and migrates the store, creates the demo
+ * workspace on the first start of an empty embedded database (CONTRACT C1.2),
+ * and listens. Signals and shutdown belong to the caller (the `serve` command).
+ */
+import type { Writable } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { createRateLimiter } from './rate-limit/index.js';
+import { Store } from './repositories/index.js';
+import { createServices, type Services } from './services/index.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: Database;
+  /** the address it listens on, e.g. http://127.0.0.1:3000 */
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** where the first-start banner is printed (stdout) */
+  output: Writable;
+  logger?: FastifyBaseLogger;
+}
+
+export interface DemoKeys {
+  workspaceId: string;
+  production: string;
+  development: string;
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>): FastifyBaseLogger {
+  return pino({
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+  });
+}
+
+async function createDemo(services: Services): Promise<DemoKeys> {
+  const counts = await services.seed.seedDemo();
+  const production = await services.apiKeys.create(counts.workspace_id, 'production', 'demo production key');
+  const development = await services.apiKeys.create(counts.workspace_id, 'development', 'demo development key');
+  return { workspaceId: counts.workspace_id, production: production.key, development: development.key };
+}
+
+export function printDemo(output: Writable, demo: DemoKeys, url: string): void {
+  output.write(
+    [
+      '',
+      `Leadlight created a demo workspace (${demo.workspaceId}) with sample leads, identities and companies.`,
+      'Its API keys are shown this once; only their hashes are stored:',
+      `  production key:  ${demo.production}`,
+      `  development key: ${demo.development}`,
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${demo.development}" ${url}/api/v1/leads`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+export function displayUrl(address: string): string {
+  return address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://localhost:');
+}
+
+/**
+ * Migrates the store and, on the first start of an empty embedded database,
+ * creates the demo workspace. Returns the demo keys to print once listening.
+ */
+export async function prepareStore(config: Config, database: Database): Promise<DemoKeys | undefined> {
+  await database.migrate();
+  const services = createServices(new Store(database));
+  return config.demo && (await services.workspaces.isEmpty()) ? createDemo(services) : undefined;
+}
+
+export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  const database = openDatabase(config.database, {
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
+    backgroundCheckpoints: true,
+  });
+  try {
+    const demo = await prepareStore(config, database);
+    const app = await buildApp({ config, database, logger, limiter: await createRateLimiter(config.redisUrl, logger) });
+    const address = await app.listen({ host: config.host, port: config.port });
+    const url = displayUrl(address);
+    if (demo !== undefined) printDemo(options.output, demo, url);
+    return {
+      app,
+      database,
+      url,
+      async close() {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

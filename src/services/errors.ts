@@ -1,0 +1,48 @@
+/**
+ * The errors services raise. Each carries the contract's error code (C3.5);
+ * the HTTP layer turns the code into a status, the CLI into one line on stderr.
+ */
+
+export type ErrorCode = 'invalid_request' | 'forbidden' | 'not_found' | 'conflict';
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+  }
+}
+
+/** C3.6: the message never reveals whether the id exists in another workspace. */
+export class NotFoundError extends ServiceError {
+  constructor(resource: 'lead' | 'identity' | 'company' | 'user' | 'workspace' | 'key') {
+    super('not_found', NOT_FOUND_MESSAGES[resource]);
+  }
+}
+
+const NOT_FOUND_MESSAGES = {
+  lead: 'lead not found or does not belong to your workspace',
+  identity: 'identity not found or does not belong to your workspace',
+  company: 'company not found or does not belong to your workspace',
+  user: 'user not found or not a member of your workspace',
+  workspace: 'workspace not found',
+  key: 'key not found',
+} as const;
+
+/** C3.7: a body names a resource outside the caller's workspace. */
+export class ForbiddenReferenceError extends ServiceError {
+  constructor(field: string) {
+    super('forbidden', 'access denied to requested resource', { field });
+  }
+}
+
+export class InvalidRequestError extends ServiceError {
+  constructor(message: string, details?: ErrorDetails) {
+    super('invalid_request', message, details);
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * `leadlight import` (CONTRACT C2.3): NDJSON in, one resource of one
+ * workspace out, all or nothing. Every line is parsed and validated like an
+ * API request body, and checked against the workspace (references that must
+ * exist, ids that must not); rows are written in batches inside one
+ * transaction, and if any line is invalid nothing is written and every bad
+ * line is reported by number.
+ */
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import secureJson from 'secure-json-parse';
+import type { Repositories, Store } from '../../repositories/index.js';
+import { PendingCounts } from '../../repositories/leads.repository.js';
+import { now } from '../../schemas/instants.js';
+import { describeJsonProblem, findJsonProblem, isStorableText } from '../../schemas/text-guards.js';
+import { createAjv, describeErrors, type SchemaError } from '../../schemas/validator.js';
+import { NotFoundError, ServiceError } from '../errors.js';
+import { pathId } from '../ids.js';
+import { IMPORT_RESOURCES, RESOURCE_SPECS, type ImportResource, type ImportRun, type References } from './import-rows.js';
+
+export { IMPORT_RESOURCES, type ImportResource };
+
+const BATCH_SIZE = 500;
+/** bad lines kept for the report; the count goes on */
+const MAX_REPORTED = 100;
+
+export interface LineProblem {
+  line: number;
+  message: string;
+}
+
+export class ImportValidationError extends ServiceError {
+  constructor(
+    readonly resource: ImportResource,
+    readonly problems: LineProblem[],
+    readonly invalidLines: number,
+  ) {
+    const shown = problems.map((problem) => `line ${problem.line}: ${problem.message}`).join('; ');
+    const more = invalidLines > problems.length ? `; and ${invalidLines - problems.length} more` : '';
+    super('invalid_request', `${invalidLines} invalid line${invalidLines === 1 ? '' : 's'}, nothing imported: ${shown}${more}`, {
+      invalid_lines: invalidLines,
+      lines: problems,
+    });
+  }
+}
+
+export interface ImportResult {
+  resource: ImportResource;
+  imported: number;
+}
+
+interface Pending {
+  line: number;
+  row: unknown;
+  explicitId: boolean;
+  references: References;
+}
+
+const ajv = createAjv(false);
+const validators = new Map(
+  IMPORT_RESOURCES.map((resource) => [resource, ajv.compile(RESOURCE_SPECS[resource].schema)] as const),
+);
+
+function describeLine(problems: Record<string, string>): string {
+  return Object.entries(problems)
+    .map(([field, reason]) => (field === 'body' ? `the line ${reason}` : `${field} ${reason}`))
+    .join(', ');
+}
+
+export class ImportService {
+  constructor(private readonly store: Store) {}
+
+  async run(
+    workspaceId: string,
+    resource: ImportResource,
+    input: Readable,
+    onProgress?: (bytesRead: number) => void,
+  ): Promise<ImportResult> {
+    const workspace = await this.store.repos.workspaces.findById(pathId(workspaceId, 'workspace'));
+    if (workspace === undefined) throw new NotFoundError('workspace');
+    const spec = RESOURCE_SPECS[resource];
+    const validate = validators.get(resource)!;
+    const importedAt = now();
+
+    if (onProgress !== undefined) {
+      let bytesRead = 0;
+      input.on('data', (chunk: Buffer | string) => {
+        bytesRead += chunk.length;
+        onProgress(bytesRead);
+      });
+    }
+
+    return this.store.bulkTransaction(async (repos) => {
+      const problems: LineProblem[] = [];
+      let invalidLines = 0;
+      let imported = 0;
+      let batch: Pending[] = [];
+      const known = { identities: new Set<string>(), companies: new Set<string>() };
+      const run: ImportRun = { leadCounts: new PendingCounts() };
+
+      const reject = (line: number, message: string) => {
+        invalidLines += 1;
+        if (problems.length < MAX_REPORTED) problems.push({ line, message });
+      };
+
+      const flush = async () => {
+        const bad = await this.checkAgainstWorkspace(repos, workspace.id, spec.taken.bind(spec), batch, known);
+        const good: unknown[] = [];
+        for (const pending of batch) {
+          const message = bad.get(pending);
+          if (message === undefined) good.push(pending.row);
+          else reject(pending.line, message);
+        }
+        if (invalidLines === 0 && good.length > 0) {
+          const written = await spec.insert(repos, workspace.id, good as never[], run);
+          if (written !== good.length) throw new Error(`import wrote ${written} of ${good.length} rows of a batch`);
+          imported += written;
+        }
+        batch = [];
+      };
+
+      let lineNumber = 0;
+      for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+        lineNumber += 1;
+        if (text.trim() === '') continue;
+        let value: unknown;
+        try {
+          value = secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
+        } catch {
+          reject(lineNumber, 'not valid JSON (or uses the reserved keys __proto__ or constructor.prototype)');
+          continue;
+        }
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+          reject(lineNumber, 'must be a JSON object');
+          continue;
+        }
+        const textProblems: Record<string, string> = {};
+        for (const [field, fieldValue] of Object.entries(value)) {
+          const problem = isStorableText(field) ? findJsonProblem(fieldValue) : 'text';
+          if (problem !== null) textProblems[isStorableText(field) ? field : JSON.stringify(field)] = describeJsonProblem(problem);
+        }
+        if (Object.keys(textProblems).length > 0) {
+          reject(lineNumber, describeLine(textProblems));
+          continue;
+        }
+        if (!validate(value)) {
+          reject(lineNumber, describeLine(describeErrors((validate.errors ?? []) as SchemaError[])));
+          continue;
+        }
+        const line = value as { id?: string };
+        batch.push({
+          line: lineNumber,
+          row: spec.toRow(line as never, importedAt),
+          explicitId: line.id !== undefined,
+          references: spec.references(line as never),
+        });
+        if (batch.length >= BATCH_SIZE) await flush();
+      }
+      await flush();
+      if (invalidLines > 0) throw new ImportValidationError(resource, problems, invalidLines);
+      await spec.finish?.(repos, workspace.id, run);
+      return { resource, imported };
+    });
+  }
+
+  /** Lines of the batch that name an unknown identity or company, or an id already taken. */
+  private async checkAgainstWorkspace(
+    repos: Repositories,
+    workspaceId: string,
+    taken: (repos: Repositories, workspaceId: string, rows: never[]) => Promise<Set<unknown>>,
+    batch: Pending[],
+    known: { identities: Set<string>; companies: Set<string> },
+  ): Promise<Map<Pending, string>> {
+    const bad = new Map<Pending, string>();
+    for (const kind of ['identities', 'companies'] as const) {
+      const wanted = [...new Set(batch.flatMap((pending) => pending.references[kind]))].filter(
+        (id) => !known[kind].has(id),
+      );
+      if (wanted.length === 0) continue;
+      for (const id of await repos[kind].existingIds(workspaceId, wanted)) known[kind].add(id);
+      const field = kind === 'identities' ? 'identity_id' : 'company_id';
+      for (const pending of batch) {
+        if (pending.references[kind].some((id) => !known[kind].has(id))) {
+          bad.set(pending, `${field} does not name a ${kind === 'identities' ? 'identity' : 'company'} of the workspace`);
+        }
+      }
+    }
+    const explicit = batch.filter((pending) => pending.explicitId);
+    if (explicit.length > 0) {
+      const takenRows = await taken(repos, workspaceId, explicit.map((pending) => pending.row) as never[]);
+      const seen = new Map<string, number>();
+      for (const pending of explicit) {
+        const id = (pending.row as { id: string }).id;
+        const earlier = seen.get(id);
+        if (takenRows.has(pending.row)) bad.set(pending, `id ${id} is already taken`);
+        else if (earlier !== undefined) bad.set(pending, `id ${id} repeats line ${earlier}`);
+        else seen.set(id, pending.line);
+      }
+    }
+    return bad;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Configuration from the environment (CONTRACT C1.3): the defaults, how
+ * DATABASE_URL chooses the store, one clear ConfigError line per bad value
+ * (and the CLI stopping on it), and when the first-start demo is on (C1.2).
+ */
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/program.js';
+import { ConfigError, loadConfig, type Config } from '../src/config.js';
+
+describe('configuration (C1.3)', () => {
+  it('C1.3: the defaults, with DATABASE_URL resolved to an absolute path', () => {
+    const config = loadConfig({});
+    const expected: Config = {
+      database: { kind: 'sqlite', filename: path.resolve(process.cwd(), 'data', 'leadlight.db') },
+      redisUrl: undefined,
+      host: '127.0.0.1',
+      port: 3000,
+      logLevel: 'info',
+      rateLimits: { production: 1000, development: 100, unauthenticated: 60 },
+      trustProxy: false,
+      demo: true,
+    };
+    expect(config).toEqual(expected);
+    expect(config.database.kind === 'sqlite' && path.isAbsolute(config.database.filename)).toBe(true);
+  });
+
+  it('C1.3: every variable is read when set', () => {
+    const config = loadConfig({
+      DATABASE_URL: '/srv/leadlight/main.db',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      LOG_LEVEL: 'debug',
+      RATE_LIMIT_PRODUCTION: '500',
+      RATE_LIMIT_DEVELOPMENT: '50',
+      RATE_LIMIT_UNAUTHENTICATED: '10',
+      TRUST_PROXY: 'true',
+    });
+    expect(config).toMatchObject({
+      database: { kind: 'sqlite', filename: '/srv/leadlight/main.db' },
+      redisUrl: 'redis://127.0.0.1:6379',
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'debug',
+      rateLimits: { production: 500, development: 50, unauthenticated: 10 },
+      trustProxy: true,
+    });
+  });
+
+  it.each([
+    ['relative/leadlight.db', path.resolve('relative/leadlight.db')],
+    ['/var/lib/leadlight.db', '/var/lib/leadlight.db'],
+    ['sqlite:relative.db', path.resolve('relative.db')],
+    ['sqlite:/var/lib/url.db', '/var/lib/url.db'],
+    ['sqlite:///var/lib/triple.db', '/var/lib/triple.db'],
+  ])('C1.3: DATABASE_URL=%s is SQLite at %s', (url, filename) => {
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'sqlite', filename });
+  });
+
+  it.each(['postgres://leadlight:secret@db.example:5432/leadlight', 'postgresql://127.0.0.1/leadlight'])(
+    'C1.3: DATABASE_URL=%s is PostgreSQL',
+    (url) => {
+      expect(loadConfig({ DATABASE_URL: url }).database).toMatchObject({ kind: 'postgres', url });
+    },
+  );
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['RATE_LIMIT_DEVELOPMENT', '0'],
+    ['RATE_LIMIT_PRODUCTION', '1.5'],
+    ['RATE_LIMIT_UNAUTHENTICATED', 'many'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://x'],
+    ['TRUST_PROXY', 'maybe'],
+  ])('C1.3: %s=%s throws a ConfigError of one line naming the variable', (name, value) => {
+    let thrown: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    const message = (thrown as Error).message;
+    expect(message).toContain(name);
+    expect(message).not.toContain('\n');
+  });
+
+  it('C1.3: a bad value stops `serve` before it starts, with one line on stderr', async () => {
+    let stdout = '';
+    let stderr = '';
+    const sink = (append: (text: string) => void) =>
+      new Writable({
+        write(chunk, _encoding, done) {
+          append(String(chunk));
+          done();
+        },
+      });
+    const code = await run(['serve'], {
+      stdout: sink((text) => (stdout += text)),
+      stderr: sink((text) => (stderr += text)),
+      stdin: Readable.from([]),
+      env: { DATABASE_URL: ':memory:', PORT: 'abc' },
+    });
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/^leadlight: [^\n]*PORT[^\n]*\n$/);
+    expect(stdout).toBe('');
+  });
+
+  describe('the first-start demo switch (C1.2)', () => {
+    it('C1.2: is on by default for SQLite', () => {
+      expect(loadConfig({ DATABASE_URL: '/tmp/demo.db' }).demo).toBe(true);
+      expect(loadConfig({ LEADLIGHT_DEMO: '1' }).demo).toBe(true);
+    });
+
+    it('C1.2: LEADLIGHT_DEMO=0 turns it off', () => {
+      expect(loadConfig({ LEADLIGHT_DEMO: '0' }).demo).toBe(false);
+      expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/demo.db', LEADLIGHT_DEMO: '0' }).demo).toBe(false);
+    });
+
+    it('C1.2: a PostgreSQL DATABASE_URL turns it off, whatever LEADLIGHT_DEMO says', () => {
+      expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/leadlight' }).demo).toBe(false);
+      expect(loadConfig({ DATABASE_URL: 'postgresql://127.0.0.1/leadlight', LEADLIGHT_DEMO: '1' }).demo).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Migrations on both stores: a database created by an earlier release keeps
+ * its data, and leads it already held are counted by the lead_counts
+ * migration, so totals stay exact after an upgrade.
+ */
+import { Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { Store } from '../../src/repositories/index.js';
+import { createServices } from '../../src/services/index.js';
+import { createEmptyDatabase, storeKinds } from '../helpers/stores.js';
+
+describe.each(storeKinds())('migrations on %s', (kind) => {
+  let empty: { url: string; drop: () => Promise<void> };
+  let database: Database;
+
+  beforeAll(async () => {
+    empty = await createEmptyDatabase(kind);
+    database = openDatabase(kind === 'sqlite' ? { kind, filename: empty.url } : { kind, url: empty.url, poolSize: 2 });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await empty?.drop();
+  });
+
+  it('upgrading a database with leads from the first schema counts them exactly', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: { getMigrations: async () => migrations(kind) },
+      migrationTableName: 'leadlight_migrations',
+      migrationLockTableName: 'leadlight_migrations_lock',
+    });
+    const first = await migrator.migrateTo('0001-initial');
+    expect(first.error).toBeUndefined();
+    const services = createServices(new Store(database));
+    const workspace = await services.workspaces.create('Old release');
+    const stamps = ['2024-03-01T10:00:00.000Z', '2024-03-01T23:59:59.999Z', '2024-03-02T00:00:00.000Z', '2024-03-05T12:00:00.000Z'];
+    for (const [index, created_at] of stamps.entries()) {
+      await sql`insert into leads (workspace_id, id, visitor_id, code, source, created_at, updated_at, properties, location)
+        values (${workspace.id}, ${`00000000-0000-4000-8000-00000000000${index}`}, ${'00000000-0000-4000-8000-0000000000aa'},
+        ${`old-${index}`}, ${index % 2 === 0 ? 'website' : null}, ${created_at}, ${created_at}, '{}', '{}')`.execute(database.db);
+    }
+
+    expect(await database.migrate()).toEqual(['0002-lead-counts']);
+    const list = (filters: Parameters<typeof services.leads.list>[1]) =>
+      services.leads.list(workspace.id, filters, { limit: 1, offset: 0 }).then((result) => result.total);
+    expect(await list({})).toBe(4);
+    expect(await list({ source: 'website' })).toBe(2);
+    expect(await list({ createdAfter: '2024-02-28T00:00:00.000Z', createdBefore: '2024-03-05T00:00:00.000Z' })).toBe(3);
+    expect(await list({ createdAfter: '2024-03-01T10:00:00.000Z' })).toBe(3);
+    expect(await database.migrate()).toEqual([]);
+  });
+});

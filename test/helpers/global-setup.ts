@@ -1,0 +1,25 @@
+/**
+ * Once per test run: with TEST_POSTGRES_URL set, create and migrate the
+ * template database that every PostgreSQL test file clones, and drop it at
+ * the end. An unreachable PostgreSQL fails the run; it is never skipped.
+ */
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/db/database.js';
+import { databaseUrl, postgresUrl, uniqueName, withAdmin } from './postgres.js';
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  const base = postgresUrl();
+  if (base === undefined) return undefined;
+  const template = uniqueName('leadlight_template');
+  await withAdmin(base, (client) => client.query(`CREATE DATABASE "${template}"`));
+  const database = openDatabase({ kind: 'postgres', url: databaseUrl(base, template), poolSize: 2 });
+  try {
+    await database.migrate();
+  } finally {
+    await database.close();
+  }
+  project.provide('postgresTemplate', template);
+  return async () => {
+    await withAdmin(base, (client) => client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`));
+  };
+}
