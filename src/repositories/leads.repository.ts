@@ -75,14 +75,21 @@ type LeadRow = Pick<Selectable<Schema['leads']>, (typeof COLUMNS)[number]>;
 const DEEP_OFFSET = 1000;
 
 /** Which filters a query has: each shape is one template. */
-function shapeOf(filters: LeadFilters, from = false): string {
+function shapeOf(filters: LeadFilters): string {
   return [
     filters.source === undefined ? '' : 's',
     filters.code === undefined ? '' : 'c',
     filters.createdAfter === undefined ? '' : 'a',
     filters.createdBefore === undefined ? '' : 'b',
-    from ? 'f' : '',
   ].join('');
+}
+
+/** A created_at range within one day: a lower bound (inclusive `from` or strict `above`) and an upper one. */
+type Span = ({ from: string } | { above: string }) & ({ through: string } | { below: string });
+
+/** Whether an instant lies in the first half of its UTC day. */
+function earlyInDay(instant: string): boolean {
+  return Date.parse(instant) - Date.parse(startOfDay(instant)) < 43_200_000;
 }
 
 function filterValues(workspaceId: string, filters: LeadFilters): Record<string, unknown> {
@@ -225,10 +232,12 @@ export class LeadsRepository extends TenantRepository {
 
   /**
    * How many leads match `filters`, exactly, without scanning the workspace:
-   * whole days come from lead_counts, and only the partial days at the edges
-   * of a created_at range are counted row by row (through the index that
-   * serves the filter). A code filter is counted directly: codes are nearly
-   * unique, so its index range is short.
+   * whole days come from lead_counts, and only the edge days of a created_at
+   * range are counted row by row (through the index that serves the filter),
+   * each from whichever end of its day is nearer to the bound: the rows
+   * before a bound late in its day are the day's count less those after it.
+   * So date-only bounds (midnight) cost almost nothing. A code filter is
+   * counted directly: codes are nearly unique, so its index range is short.
    */
   private async count(db: Kysely<Schema>, workspaceId: string, filters: LeadFilters): Promise<number> {
     const { createdAfter: after, createdBefore: before } = filters;
@@ -237,15 +246,20 @@ export class LeadsRepository extends TenantRepository {
       if (after >= before) return 0;
       if (dayOf(after) === dayOf(before)) return this.countRows(db, workspaceId, filters);
     }
-    const daysShape = `${after === undefined ? '' : 'a'}${before === undefined ? '' : 'b'}`;
+    const wholeAfterDay = after !== undefined && earlyInDay(after);
+    const wholeBeforeDay = before !== undefined && !earlyInDay(before);
+    const daysShape = [
+      after === undefined ? '' : wholeAfterDay ? 'A' : 'a',
+      before === undefined ? '' : wholeBeforeDay ? 'B' : 'b',
+    ].join('');
     const days = await this.template(`leads.countDays:${daysShape}`, () => {
       let query = db
         .selectFrom('lead_counts')
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), eb.lit(0)).as('total'))
         .where('workspace_id', '=', param('ws'))
         .where('bucket', '=', param('bucket'));
-      if (after !== undefined) query = query.where('day', '>', param('afterDay'));
-      if (before !== undefined) query = query.where('day', '<', param('beforeDay'));
+      if (after !== undefined) query = query.where('day', wholeAfterDay ? '>=' : '>', param('afterDay'));
+      if (before !== undefined) query = query.where('day', wholeBeforeDay ? '<=' : '<', param('beforeDay'));
       return query;
     }).executeTakeFirst(db, {
       ws: workspaceId,
@@ -254,22 +268,45 @@ export class LeadsRepository extends TenantRepository {
       beforeDay: before === undefined ? undefined : dayOf(before),
     });
     let total = this.codec.count(days?.total ?? 0);
+    const { source } = filters;
     if (after !== undefined) {
-      total += await this.countRows(db, workspaceId, { source: filters.source, createdAfter: after, createdBefore: nextDay(after) });
+      total += wholeAfterDay
+        ? -(await this.countSpan(db, workspaceId, source, { from: startOfDay(after), through: after }))
+        : await this.countSpan(db, workspaceId, source, { above: after, below: nextDay(after) });
     }
     if (before !== undefined) {
-      total += await this.countRows(db, workspaceId, { source: filters.source, createdBefore: before }, startOfDay(before));
+      total += wholeBeforeDay
+        ? -(await this.countSpan(db, workspaceId, source, { from: before, below: nextDay(before) }))
+        : await this.countSpan(db, workspaceId, source, { from: startOfDay(before), below: before });
     }
     return total;
   }
 
-  /** Counts matching rows one by one; `from` is an inclusive lower bound on created_at. */
-  private async countRows(db: Kysely<Schema>, workspaceId: string, filters: LeadFilters, from?: string): Promise<number> {
-    const row = await this.template(`leads.countRows:${shapeOf(filters, from !== undefined)}`, () => {
-      let query = this.matching(db, filters);
-      if (from !== undefined) query = query.where('created_at', '>=', param('from'));
-      return query.select((eb) => eb.fn.countAll().as('total'));
-    }).executeTakeFirst(db, { ...filterValues(workspaceId, filters), from });
+  /** Counts matching rows one by one. */
+  private async countRows(db: Kysely<Schema>, workspaceId: string, filters: LeadFilters): Promise<number> {
+    const row = await this.template(`leads.countRows:${shapeOf(filters)}`, () =>
+      this.matching(db, filters).select((eb) => eb.fn.countAll().as('total')),
+    ).executeTakeFirst(db, filterValues(workspaceId, filters));
+    return this.codec.count(row?.total ?? 0);
+  }
+
+  /** Counts the rows of one source (or all) whose created_at lies in `span`, within one day. */
+  private async countSpan(db: Kysely<Schema>, workspaceId: string, source: string | undefined, span: Span): Promise<number> {
+    const lower = 'from' in span ? '>=' : '>';
+    const upper = 'through' in span ? '<=' : '<';
+    const row = await this.template(`leads.countSpan:${source === undefined ? '' : 's'}${lower}${upper}`, () => {
+      let query = db.selectFrom('leads').where('workspace_id', '=', param('ws'));
+      if (source !== undefined) query = query.where('source', '=', param('source'));
+      return query
+        .where('created_at', lower, param('lower'))
+        .where('created_at', upper, param('upper'))
+        .select((eb) => eb.fn.countAll().as('total'));
+    }).executeTakeFirst(db, {
+      ws: workspaceId,
+      source,
+      lower: 'from' in span ? span.from : span.above,
+      upper: 'through' in span ? span.through : span.below,
+    });
     return this.codec.count(row?.total ?? 0);
   }
 
