@@ -7,7 +7,9 @@
  *
  *   taskset -c 1 node --import tsx bench/fixed-rate.ts '{"url":…,"rate":…,…}'
  *
- * A `{id}` in the URL is replaced by the ids of `idsFile` (a JSON array), in
+ * The first `warmUpSeconds` (default 1) are sent at the same rate but not
+ * measured: a fresh client's first requests (new connections, cold code)
+ * are slower for reasons of its own. A `{id}` in the URL is replaced by the ids of `idsFile` (a JSON array), in
  * turn, as the saturation runs do. Prints one JSON `PacedResult` on stdout.
  */
 import fs from 'node:fs';
@@ -23,6 +25,7 @@ export interface PacedRequest {
   connections: number;
   /** a JSON array of ids for the `{id}` of `url` */
   idsFile?: string;
+  warmUpSeconds?: number;
 }
 
 export interface PacedResult {
@@ -37,6 +40,8 @@ export interface PacedResult {
   maxMs: number;
   /** CPU time of this client ÷ wall time: near 1, the client may be the limit */
   clientCpu: number;
+  /** the worst latency of each half second of the measured part, ms: shows whether slow requests cluster */
+  worstPerHalfSecondMs: number[];
 }
 
 const request = JSON.parse(process.argv[2] ?? '{}') as PacedRequest;
@@ -53,10 +58,19 @@ function urlOf(index: number): string {
   return suffix === undefined ? prefix : `${prefix}${ids[index % ids.length] as string}${suffix}`;
 }
 
+const timeline: number[] = [];
+const warmUpMs = (request.warmUpSeconds ?? 1) * 1000;
+let measuredFrom = 0;
+
 function send(due: number, index: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      latencies.push(performance.now() - due);
+      if (due >= measuredFrom) {
+        const latency = performance.now() - due;
+        latencies.push(latency);
+        const bucket = Math.floor((due - measuredFrom) / 500);
+        timeline[bucket] = Math.max(timeline[bucket] ?? 0, latency);
+      }
       resolve();
     };
     const outgoing = http.request(urlOf(index), { method: request.method, headers: request.headers, agent }, (response) => {
@@ -79,7 +93,8 @@ function percentile(sorted: number[], p: number): number {
 
 const cpu = process.cpuUsage();
 const start = performance.now();
-const total = Math.round(request.rate * request.seconds);
+measuredFrom = start + warmUpMs;
+const total = Math.round((request.rate * (warmUpMs + request.seconds * 1000)) / 1000);
 const pending: Promise<void>[] = [];
 await new Promise<void>((resolve) => {
   const tick = () => {
@@ -94,20 +109,22 @@ await new Promise<void>((resolve) => {
   tick();
 });
 await Promise.all(pending);
-const wall = (performance.now() - start) / 1000;
+const end = performance.now();
+const wall = (end - start) / 1000;
 const used = process.cpuUsage(cpu);
 agent.destroy();
 const sorted = latencies.sort((a, b) => a - b);
 const result: PacedResult = {
   sent,
-  completed: latencies.length,
+  completed: Object.values(statuses).reduce((sum, count) => sum + count, 0),
   statuses,
   errors,
-  achievedRate: latencies.length / wall,
+  achievedRate: latencies.length / ((end - measuredFrom) / 1000),
   p50Ms: percentile(sorted, 50),
   p90Ms: percentile(sorted, 90),
   p99Ms: percentile(sorted, 99),
   maxMs: sorted[sorted.length - 1] ?? Number.NaN,
   clientCpu: (used.user + used.system) / 1e6 / wall,
+  worstPerHalfSecondMs: Array.from(timeline, (ms) => Math.round((ms ?? 0) * 10) / 10),
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);
