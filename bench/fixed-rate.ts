@@ -46,7 +46,14 @@ export interface PacedResult {
 
 const request = JSON.parse(process.argv[2] ?? '{}') as PacedRequest;
 const agent = new http.Agent({ keepAlive: true, maxSockets: request.connections });
-const latencies: number[] = [];
+const warmUpSeconds = request.warmUpSeconds ?? 1;
+const total = Math.round(request.rate * (warmUpSeconds + request.seconds));
+/** preallocated, and no promise kept per request, so the client's own garbage collection stays out of the way */
+const latencies = new Float64Array(total);
+let measured = 0;
+let outstanding = 0;
+let allSent = false;
+let finished: () => void = () => undefined;
 const statuses: Record<string, number> = {};
 let sent = 0;
 let errors = 0;
@@ -59,48 +66,53 @@ function urlOf(index: number): string {
 }
 
 const timeline: number[] = [];
-const warmUpMs = (request.warmUpSeconds ?? 1) * 1000;
 let measuredFrom = 0;
 
-function send(due: number, index: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      if (due >= measuredFrom) {
-        const latency = performance.now() - due;
-        latencies.push(latency);
-        const bucket = Math.floor((due - measuredFrom) / 500);
-        timeline[bucket] = Math.max(timeline[bucket] ?? 0, latency);
-      }
-      resolve();
-    };
-    const outgoing = http.request(urlOf(index), { method: request.method, headers: request.headers, agent }, (response) => {
-      const status = String(response.statusCode);
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      response.on('end', done).resume();
-    });
-    outgoing.on('error', () => {
-      errors += 1;
-      resolve();
-    });
-    outgoing.end(request.body);
-  });
+function settle(): void {
+  outstanding -= 1;
+  if (allSent && outstanding === 0) finished();
 }
 
-function percentile(sorted: number[], p: number): number {
+function send(due: number, index: number): void {
+  outstanding += 1;
+  const done = () => {
+    if (due >= measuredFrom) {
+      const latency = performance.now() - due;
+      latencies[measured] = latency;
+      measured += 1;
+      const bucket = Math.floor((due - measuredFrom) / 500);
+      timeline[bucket] = Math.max(timeline[bucket] ?? 0, latency);
+    }
+    settle();
+  };
+  const outgoing = http.request(urlOf(index), { method: request.method, headers: request.headers, agent }, (response) => {
+    const status = String(response.statusCode);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    response.on('end', done).resume();
+  });
+  outgoing.on('error', () => {
+    errors += 1;
+    settle();
+  });
+  outgoing.end(request.body);
+}
+
+function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
 const cpu = process.cpuUsage();
 const start = performance.now();
-measuredFrom = start + warmUpMs;
-const total = Math.round((request.rate * (warmUpMs + request.seconds * 1000)) / 1000);
-const pending: Promise<void>[] = [];
+measuredFrom = start + warmUpSeconds * 1000;
+const allDone = new Promise<void>((resolve) => {
+  finished = resolve;
+});
 await new Promise<void>((resolve) => {
   const tick = () => {
     const now = performance.now();
     while (sent < total && start + (sent * 1000) / request.rate <= now) {
-      pending.push(send(start + (sent * 1000) / request.rate, sent));
+      send(start + (sent * 1000) / request.rate, sent);
       sent += 1;
     }
     if (sent < total) setTimeout(tick, Math.max(0, start + (sent * 1000) / request.rate - performance.now()));
@@ -108,18 +120,20 @@ await new Promise<void>((resolve) => {
   };
   tick();
 });
-await Promise.all(pending);
+allSent = true;
+if (outstanding === 0) finished();
+await allDone;
 const end = performance.now();
 const wall = (end - start) / 1000;
 const used = process.cpuUsage(cpu);
 agent.destroy();
-const sorted = latencies.sort((a, b) => a - b);
+const sorted = latencies.subarray(0, measured).sort();
 const result: PacedResult = {
   sent,
   completed: Object.values(statuses).reduce((sum, count) => sum + count, 0),
   statuses,
   errors,
-  achievedRate: latencies.length / ((end - measuredFrom) / 1000),
+  achievedRate: measured / ((end - measuredFrom) / 1000),
   p50Ms: percentile(sorted, 50),
   p90Ms: percentile(sorted, 90),
   p99Ms: percentile(sorted, 99),

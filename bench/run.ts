@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { BENCH_DIR, createKey, leadIds, prepareStore, saveState, sizesOf, type StoreKind, type StoreState } from './lib/data.js';
+import { BENCH_DIR, createKey, leadIds, prepareStore, saveState, settleStore, sizesOf, type StoreKind, type StoreState } from './lib/data.js';
 import { capture, replayMatches, runFixedRate, runWrk, writeWrkScript, type WrkResult } from './lib/load.js';
 import { cpuMicros, startNode, type PinnedProcess } from './lib/processes.js';
 import { machine, median, summarize, writeReport, type Limiter, type Round, type RunRecord, type ScenarioResult } from './lib/report.js';
@@ -261,7 +261,9 @@ async function measureScenario(context: Context, scenario: Scenario): Promise<Sc
       await l2.call({ type: 'stats', reset: true });
       result.fixedRate = await runFixedRate(base, scenario, state.keyA, rate, options.connections, options.duration, context.idsFile);
       const fixed = result.fixedRate;
-      fixed.eventLoopP99 = ((await l2.call({ type: 'stats', reset: false })).eventLoop as { p99: number }).p99;
+      const loop = (await l2.call({ type: 'stats', reset: false })).eventLoop as { p99: number; max: number };
+      fixed.eventLoopP99 = loop.p99;
+      fixed.eventLoopMax = loop.max;
       if (fixed.unexpected > 0 || fixed.errors > 0) {
         result.failures.push(`fixed rate: ${fixed.unexpected} responses were not ${scenario.expect}, ${fixed.errors} errors`);
       }
@@ -269,7 +271,7 @@ async function measureScenario(context: Context, scenario: Scenario): Promise<Sc
       if (fixed.achievedRate < 0.95 * rate) result.warnings.push(`fixed rate: achieved ${Math.round(fixed.achievedRate)}/s of ${rate}/s`);
       log(
         `${tag} fixed rate ${rate}/s: achieved ${Math.round(fixed.achievedRate)}/s, ` +
-          `p50 ${fixed.p50Ms.toFixed(2)} ms, p99 ${fixed.p99Ms.toFixed(2)} ms, loop p99 ${fixed.eventLoopP99.toFixed(1)} ms`,
+          `p50 ${fixed.p50Ms.toFixed(2)} ms, p99 ${fixed.p99Ms.toFixed(2)} ms, loop p99 ${fixed.eventLoopP99.toFixed(1)} ms, max ${fixed.eventLoopMax.toFixed(1)} ms`,
       );
     }
   } finally {
@@ -355,6 +357,7 @@ async function main(): Promise<number> {
     let prepared: Awaited<ReturnType<typeof prepareStore>>;
     try {
       prepared = await prepareStore(store, sizes, options.reimport, log);
+      await settleStore(prepared.state, log);
     } catch (error) {
       log(`[${store}] FAILED to prepare the store: ${message(error)}`);
       run.failures.push(`${store}: preparing the store: ${message(error)}`);

@@ -102,6 +102,8 @@ export interface FixedRateResult extends PacedResult {
   unexpected: number;
   /** the server's event-loop delay p99 during this run, ms */
   eventLoopP99?: number;
+  /** the longest event-loop delay in the server during this run, ms: tells a server stall from one elsewhere */
+  eventLoopMax?: number;
 }
 
 /**
