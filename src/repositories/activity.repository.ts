@@ -2,7 +2,7 @@
  * All SQL about identity activity entries, always within one workspace.
  */
 import type { Activity } from '../schemas/resources.js';
-import { TenantRepository, type Page, type PageResult } from './repository.js';
+import { newestFirstPage, TenantRepository, type Page, type PageResult } from './repository.js';
 
 export interface NewActivity extends Activity {
   identity_id: string;
@@ -20,15 +20,7 @@ export class ActivityRepository extends TenantRepository {
         .selectFrom('identity_activity')
         .where('workspace_id', '=', workspaceId)
         .where('identity_id', '=', identityId);
-      const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-      const items = await matching
-        .select(COLUMNS)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
-      return { items, total: this.codec.count(counted.total) };
+      return newestFirstPage(this.codec, matching, COLUMNS, page);
     });
   }
 

@@ -2,8 +2,7 @@
  * What every repository shares: the Kysely executor it runs on (the database
  * or an open transaction), the store's codec, and consistent list reads.
  */
-import type { Kysely } from 'kysely';
-import type { Compilable } from 'kysely';
+import type { Compilable, Kysely, SelectQueryBuilder } from 'kysely';
 import type { Codec } from '../db/codec.js';
 import type { Copier } from '../db/postgres-copy.js';
 import { param, positional, template, type QueryTemplate } from '../db/query-templates.js';
@@ -89,6 +88,32 @@ export abstract class Repository {
 type TenantTable = 'leads' | 'identities' | 'identity_activity' | 'personalities' | 'companies' | 'visitor_lists';
 
 /** A repository of one tenant table, keyed by (workspace_id, id). */
+/** Tables listed newest first by `created_at`, then `id`. */
+type CreatedTable = 'identity_activity' | 'companies' | 'visitor_lists';
+
+/**
+ * One page of `matching`, newest first (created_at, then id, descending, so
+ * pages never skip or repeat: C3.10), and the exact total of `matching`.
+ * Run it inside snapshot() so the two agree.
+ */
+export async function newestFirstPage<T extends CreatedTable, C extends readonly (keyof Schema[T] & string)[]>(
+  codec: Codec,
+  matching: SelectQueryBuilder<Schema, T, object>,
+  columns: C,
+  page: Page,
+): Promise<PageResult<Pick<Schema[T], C[number]>>> {
+  const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  const items = await (matching as unknown as SelectQueryBuilder<Schema, CreatedTable, object>)
+    .select(columns as never)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { items: items as unknown as Pick<Schema[T], C[number]>[], total: codec.count(counted.total) };
+}
+
+
 export abstract class TenantRepository extends Repository {
   protected abstract readonly table: TenantTable;
 
