@@ -87,7 +87,6 @@ export abstract class Repository {
 
 type TenantTable = 'leads' | 'identities' | 'identity_activity' | 'personalities' | 'companies' | 'visitor_lists';
 
-/** A repository of one tenant table, keyed by (workspace_id, id). */
 /** Tables listed newest first by `created_at`, then `id`. */
 type CreatedTable = 'identity_activity' | 'companies' | 'visitor_lists';
 
@@ -113,7 +112,7 @@ export async function newestFirstPage<T extends CreatedTable, C extends readonly
   return { items: items as unknown as Pick<Schema[T], C[number]>[], total: codec.count(counted.total) };
 }
 
-
+/** A repository of one tenant table, keyed by (workspace_id, id). */
 export abstract class TenantRepository extends Repository {
   protected abstract readonly table: TenantTable;
 
