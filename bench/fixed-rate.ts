@@ -9,8 +9,9 @@
  *
  * The first `warmUpSeconds` (default 1) are sent at the same rate but not
  * measured: a fresh client's first requests (new connections, cold code)
- * are slower for reasons of its own. A `{id}` in the URL is replaced by the ids of `idsFile` (a JSON array), in
- * turn, as the saturation runs do. Prints one JSON `PacedResult` on stdout.
+ * are slower for reasons of its own. A `{id}` in the URL is replaced by the
+ * ids of `idsFile` (a JSON array), in turn, as the saturation runs do.
+ * Prints one JSON `PacedResult` on stdout.
  */
 import fs from 'node:fs';
 import http from 'node:http';

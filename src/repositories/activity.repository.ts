@@ -2,7 +2,7 @@
  * All SQL about identity activity entries, always within one workspace.
  */
 import type { Activity } from '../schemas/resources.js';
-import { newestFirstPage, TenantRepository, type Page, type PageResult } from './repository.js';
+import { TenantRepository, type Page, type PageResult } from './repository.js';
 
 export interface NewActivity extends Activity {
   identity_id: string;
@@ -20,7 +20,7 @@ export class ActivityRepository extends TenantRepository {
         .selectFrom('identity_activity')
         .where('workspace_id', '=', workspaceId)
         .where('identity_id', '=', identityId);
-      return newestFirstPage(this.codec, matching, COLUMNS, page);
+      return this.newestFirstPage(matching, COLUMNS, page);
     });
   }
 

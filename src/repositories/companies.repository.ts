@@ -4,7 +4,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Schema } from '../db/schema.js';
 import type { Company } from '../schemas/resources.js';
-import { containsPattern, newestFirstPage, TenantRepository, type Page, type PageResult } from './repository.js';
+import { containsPattern, TenantRepository, type Page, type PageResult } from './repository.js';
 
 export interface CompanyFilters {
   /** case-insensitive substring of the name; % and _ are literal */
@@ -44,7 +44,7 @@ export class CompaniesRepository extends TenantRepository {
       if (filters.domain !== undefined) {
         matching = matching.where('domain_normalized', '=', normalizeText(filters.domain));
       }
-      return newestFirstPage(this.codec, matching, COLUMNS, page);
+      return this.newestFirstPage(matching, COLUMNS, page);
     });
   }
 

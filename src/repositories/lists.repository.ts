@@ -2,7 +2,7 @@
  * All SQL about visitor lists (segments), always within one workspace.
  */
 import type { VisitorList } from '../schemas/resources.js';
-import { newestFirstPage, TenantRepository, type Page, type PageResult } from './repository.js';
+import { TenantRepository, type Page, type PageResult } from './repository.js';
 
 const COLUMNS = ['id', 'name', 'description', 'color', 'created_at'] as const;
 
@@ -13,7 +13,7 @@ export class ListsRepository extends TenantRepository {
   list(workspaceId: string, page: Page): Promise<PageResult<VisitorList>> {
     return this.snapshot(async (db) => {
       const matching = db.selectFrom('visitor_lists').where('workspace_id', '=', workspaceId);
-      return newestFirstPage(this.codec, matching, COLUMNS, page);
+      return this.newestFirstPage(matching, COLUMNS, page);
     });
   }
 

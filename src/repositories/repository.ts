@@ -18,6 +18,9 @@ export interface PageResult<T> {
   total: number;
 }
 
+/** Tables listed newest first by `created_at`, then `id`. */
+type CreatedTable = 'identity_activity' | 'companies' | 'visitor_lists';
+
 /** from this many rows on, a bulk transaction on PostgreSQL inserts with COPY */
 const COPY_FROM_ROWS = 64;
 
@@ -39,6 +42,27 @@ export abstract class Repository {
     let transaction = this.db.transaction().setAccessMode('read only');
     if (this.codec.kind === 'postgres') transaction = transaction.setIsolationLevel('repeatable read');
     return transaction.execute(read);
+  }
+
+  /**
+   * One page of `matching`, newest first (created_at, then id, descending, so
+   * pages never skip or repeat: C3.10), and the exact total of `matching`.
+   * Call it inside snapshot() so the two agree.
+   */
+  protected async newestFirstPage<T extends CreatedTable, C extends readonly (keyof Schema[T] & string)[]>(
+    matching: SelectQueryBuilder<Schema, T, object>,
+    columns: C,
+    page: Page,
+  ): Promise<PageResult<Pick<Schema[T], C[number]>>> {
+    const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+    const items = await (matching as unknown as SelectQueryBuilder<Schema, CreatedTable, object>)
+      .select(columns as never)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return { items: items as unknown as Pick<Schema[T], C[number]>[], total: this.codec.count(counted.total) };
   }
 
   /** The compiled query of this shape (see query-templates.ts), built once per dialect. */
@@ -86,31 +110,6 @@ export abstract class Repository {
 }
 
 type TenantTable = 'leads' | 'identities' | 'identity_activity' | 'personalities' | 'companies' | 'visitor_lists';
-
-/** Tables listed newest first by `created_at`, then `id`. */
-type CreatedTable = 'identity_activity' | 'companies' | 'visitor_lists';
-
-/**
- * One page of `matching`, newest first (created_at, then id, descending, so
- * pages never skip or repeat: C3.10), and the exact total of `matching`.
- * Run it inside snapshot() so the two agree.
- */
-export async function newestFirstPage<T extends CreatedTable, C extends readonly (keyof Schema[T] & string)[]>(
-  codec: Codec,
-  matching: SelectQueryBuilder<Schema, T, object>,
-  columns: C,
-  page: Page,
-): Promise<PageResult<Pick<Schema[T], C[number]>>> {
-  const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-  const items = await (matching as unknown as SelectQueryBuilder<Schema, CreatedTable, object>)
-    .select(columns as never)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return { items: items as unknown as Pick<Schema[T], C[number]>[], total: codec.count(counted.total) };
-}
 
 /** A repository of one tenant table, keyed by (workspace_id, id). */
 export abstract class TenantRepository extends Repository {
