@@ -62,6 +62,8 @@ const options = {
   rounds: positive('rounds', values.rounds),
   connections: positive('connections', values.connections),
   reimport: values.reimport,
+  /** extra V8/Node flags for L2 (BENCH_SERVER_NODE_FLAGS), for experiments such as GC sizing */
+  serverNodeFlags: (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
 };
 const started = new Date();
 const out = values.out ?? path.join('bench', 'results', `${started.toISOString().slice(0, 10)}-${options.leads}.md`);
@@ -295,7 +297,7 @@ async function benchLimiter(run: RunRecord, state: StoreState, limiter: Limiter,
   const { ids, file: idsFile } = await leadIds(state);
   if (limiter === 'redis') await pingRedis();
   const name = `${store}-${limiter}-${phase}`;
-  const l2 = startNode(`l2-${name}`, SERVER_CORE, 'bench/server.ts', [], serverEnv(state.url, limiter), LOG_DIR, ['--expose-gc']);
+  const l2 = startNode(`l2-${name}`, SERVER_CORE, 'bench/server.ts', [], serverEnv(state.url, limiter), LOG_DIR, ['--expose-gc', ...options.serverNodeFlags]);
   const l0 = startNode(`l0-${name}`, SERVER_CORE, 'bench/replay-server.ts', [], process.env, LOG_DIR);
   try {
     const base = await l2.ready();
