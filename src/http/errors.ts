@@ -3,7 +3,7 @@
  * with the contract's codes. Anything raised below the HTTP layer is turned
  * into one of these; nothing else ever reaches a client.
  */
-import type { ErrorCode, ErrorDetails } from '../services/errors.js';
+import { withoutStack, type ErrorCode, type ErrorDetails } from '../services/errors.js';
 
 export type HttpErrorCode =
   | ErrorCode
@@ -35,6 +35,10 @@ export interface ErrorBody {
   details?: ErrorDetails;
 }
 
+/**
+ * An answer, not a fault: no stack trace is captured (see withoutStack);
+ * the handler logs the stack of the unexpected error behind a 500 instead.
+ */
 export class HttpError extends Error {
   override name = 'HttpError';
   readonly statusCode: number;
@@ -45,7 +49,9 @@ export class HttpError extends Error {
     readonly details?: ErrorDetails,
     readonly headers: Record<string, string> = {},
   ) {
+    const restore = withoutStack();
     super(message);
+    restore();
     this.statusCode = STATUS_OF[code];
   }
 
