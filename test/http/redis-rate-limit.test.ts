@@ -7,13 +7,13 @@
  * Redis connection, as separate processes do (a test with real processes is
  * in test/multi-process).
  */
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
+import type { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { BATCH_DIVISOR, RedisRateLimiter } from '../../src/rate-limit/redis-limiter.js';
 import { createTestApp, GENEROUS_LIMITS, type TestApp, type TestWorkspace } from '../helpers/app.js';
+import { capturingLogger } from '../helpers/logs.js';
 import { redisUrl, testKeyPrefix } from '../helpers/redis.js';
 import { storeKinds } from '../helpers/stores.js';
 import { hostPort, startTcpProxy, throughProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -117,16 +117,7 @@ describe.runIf(url !== undefined).each(storeKinds())('rate limits through Redis 
 
   describe('when Redis is unreachable', () => {
     let proxy: TcpProxy;
-    const lines: string[] = [];
-    const logger = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturingLogger('info');
 
     beforeAll(async () => {
       const { host, port } = hostPort(REDIS, 6379);

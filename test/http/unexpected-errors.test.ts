@@ -4,8 +4,6 @@
  * that are answers (401, 404, 400) are made without a stack for speed, and
  * making them must not take stacks away from anything else in the process.
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { MemoryRateLimiter } from '../../src/rate-limit/memory-limiter.js';
@@ -13,6 +11,7 @@ import type { RateLimitDecision } from '../../src/rate-limit/rate-limiter.js';
 import { Store } from '../../src/repositories/index.js';
 import { createServices } from '../../src/services/index.js';
 import { GENEROUS_LIMITS } from '../helpers/app.js';
+import { capturingLogger } from '../helpers/logs.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/stores.js';
 
 /** The per-process limiter, except that it fails for the buckets it is told to. */
@@ -31,16 +30,7 @@ describe('unexpected errors and the errors that are answers (SQLite)', () => {
   let key: string;
   let keyId: string;
   const limiter = new FailingLimiter();
-  const lines: string[] = [];
-  const logger = pino(
-    { level: 'warn' },
-    new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    }),
-  );
+  const { logger, lines } = capturingLogger('warn');
 
   beforeAll(async () => {
     db = await createTestDatabase('sqlite');
