@@ -46,7 +46,7 @@ async function run(request: RunRequest) {
       try {
         const key = await services.apiKeys.authenticate(secret);
         if (key === undefined) throw new Error('the key is not valid');
-        await services.leads.get(key.workspace_id, id);
+        await services.forWorkspace(key.workspace_id).leads.get(id);
         operations += 1;
       } catch (error) {
         errors += 1;

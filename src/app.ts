@@ -37,7 +37,7 @@ export interface AppOptions {
   limiter?: RateLimiter;
   /** a pino logger; none when absent */
   logger?: FastifyBaseLogger;
-  /** the rate limiter's clock, for tests */
+  /** the clock of rate limits and key use records, for tests */
   clock?: Clock;
 }
 
@@ -50,9 +50,9 @@ function requestIdOf(raw: { headers: Record<string, string | string[] | undefine
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
-  const services = createServices(new Store(database));
+  const services = createServices(new Store(database), { clock: options.clock });
   const limiter = options.limiter ?? new MemoryRateLimiter(options.clock);
-  const admit = createAdmission({ apiKeys: services.apiKeys, limiter, limits: config.rateLimits });
+  const admit = createAdmission({ services, limiter, limits: config.rateLimits });
   const routes = new RouteTable();
 
   const app = Fastify({
@@ -88,11 +88,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(openapiRoutes);
-      await api.register(leadsRoutes, { services });
-      await api.register(identitiesRoutes, { services });
-      await api.register(companiesRoutes, { services });
-      await api.register(listsRoutes, { services });
-      await api.register(usersRoutes, { services });
+      await api.register(leadsRoutes);
+      await api.register(identitiesRoutes);
+      await api.register(companiesRoutes);
+      await api.register(listsRoutes);
+      await api.register(usersRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -12,6 +12,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { createRateLimiter } from './rate-limit/index.js';
 import { Store } from './repositories/index.js';
 import { createServices, type Services } from './services/index.js';
+import type { WorkspaceId } from './tenancy/workspace-id.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -28,7 +29,7 @@ export interface StartOptions {
 }
 
 export interface DemoKeys {
-  workspaceId: string;
+  workspaceId: WorkspaceId;
   production: string;
   development: string;
 }

@@ -47,11 +47,12 @@ describe.each(storeKinds())('durability on %s', (kind) => {
     expect(acknowledged).toHaveLength(20);
     const reopened = openDatabase(kind === 'sqlite' ? { kind, filename: db.url } : { kind, url: db.url, poolSize: 1 });
     try {
-      const after = createServices(new Store(reopened));
-      const listed = await after.leads.list(workspace.id, {}, { limit: 100, offset: 0 });
+      const services = createServices(new Store(reopened));
+      const after = services.forWorkspace(await services.workspaces.resolve(workspace.id));
+      const listed = await after.leads.list({}, { limit: 100, offset: 0 });
       expect(listed.items.map((lead) => lead.id).sort()).toEqual([...acknowledged].sort());
       // read models keep JSON fields as stored text; JSON.stringify reads through them
-      const lead = JSON.parse(JSON.stringify(await after.leads.get(workspace.id, acknowledged[0]!)));
+      const lead = JSON.parse(JSON.stringify(await after.leads.get(acknowledged[0]!)));
       expect(lead.properties).toEqual({ survived: true });
     } finally {
       await reopened.close();

@@ -11,6 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
+import type { WorkspaceId } from '../../src/tenancy/workspace-id.js';
 import { generate } from '../generate.js';
 import { runCommand } from './processes.js';
 
@@ -211,7 +212,7 @@ export async function leadIds(state: StoreState): Promise<{ ids: string[]; file:
     const rows = await database.db
       .selectFrom('leads')
       .select('id')
-      .where('workspace_id', '=', state.workspaceA)
+      .where('workspace_id', '=', state.workspaceA as WorkspaceId)
       .orderBy('id')
       .execute();
     const step = Math.max(1, rows.length / SAMPLE_IDS);

@@ -1,15 +1,16 @@
 /**
  * Query templates: a Kysely query built and compiled once per store and
  * shape, then executed many times with new values. Building and compiling a
- * query costs more than running a point read on SQLite (about 13 µs against
- * 10 µs here), so the hot paths reuse the SQL text; with the statement cache
- * under the driver (sqlite.ts) that makes them prepared statements.
+ * query costs more than running a point read on SQLite (BENCHMARKS.md,
+ * "query templates"), so the hot paths reuse the SQL text; with the
+ * statement cache under the driver (sqlite.ts) that makes them prepared
+ * statements.
  *
  * A template is built with placeholders from `param(name)` where values go;
  * after compiling, each placeholder is found among the query's parameters and
  * replaced by the named value on every execution.
  */
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { createQueryId, type Compilable, type CompiledQuery, type Kysely, type RootOperationNode } from 'kysely';
 import type { Schema } from './schema.js';
 
 const MARK = '\u0000leadlight:';
@@ -27,8 +28,12 @@ export function positional<T = string>(index: number): T {
 type Slot = { name: string } | { index: number } | { value: unknown };
 
 export class QueryTemplate<Row> {
+  readonly #queryId = createQueryId();
+
   private constructor(
-    private readonly sql: string,
+    readonly sql: string,
+    /** the statement's operation tree, kept so that drivers and audits see the query, not raw text */
+    readonly node: RootOperationNode,
     private readonly slots: readonly Slot[],
   ) {}
 
@@ -39,7 +44,7 @@ export class QueryTemplate<Row> {
       const name = value.slice(MARK.length);
       return name.startsWith('#') ? { index: Number(name.slice(1)) } : { name };
     });
-    return new QueryTemplate<Row>(compiled.sql, slots);
+    return new QueryTemplate<Row>(compiled.sql, compiled.query, slots);
   }
 
   /** Runs the query with named values (param) or an array of values (positional). */
@@ -50,7 +55,8 @@ export class QueryTemplate<Row> {
       if (value === undefined) throw new Error(`query template: no value for ${'index' in slot ? slot.index : slot.name}`);
       return value;
     });
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(this.sql, parameters));
+    const compiled: CompiledQuery<Row> = { query: this.node, sql: this.sql, parameters, queryId: this.#queryId };
+    const result = await db.executeQuery<Row>(compiled);
     return result.rows;
   }
 

@@ -7,6 +7,7 @@
  * so that the tables can be distributed by workspace (docs/scaling.md).
  */
 import type { ColumnType } from 'kysely';
+import type { WorkspaceId } from '../tenancy/workspace-id.js';
 
 /** JSON text on SQLite, jsonb on PostgreSQL; written as JSON text on both. */
 export type JsonColumn = ColumnType<unknown, string, string>;
@@ -15,9 +16,15 @@ export type NullableJsonColumn = ColumnType<unknown, string | null, string | nul
 export type BoolColumn = ColumnType<unknown, number | boolean, number | boolean>;
 /** ISO 8601 text (YYYY-MM-DDTHH:mm:ss.sssZ) on both stores, timestamptz on PostgreSQL. */
 export type Timestamp = string;
+/**
+ * The workspace a row belongs to: read as a WorkspaceId, written only from
+ * one (a tenant scope's own), never changed by an update.
+ */
+export type WorkspaceColumn = ColumnType<WorkspaceId, WorkspaceId, never>;
 
 export interface WorkspacesTable {
-  id: string;
+  /** the one place a WorkspaceId is made: read from here, created as text */
+  id: ColumnType<WorkspaceId, string, never>;
   name: string;
   created_at: Timestamp;
   prod_last_use: Timestamp | null;
@@ -26,7 +33,7 @@ export interface WorkspacesTable {
 
 export interface ApiKeysTable {
   id: string;
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   type: 'production' | 'development';
   name: string | null;
   key_hash: string;
@@ -38,7 +45,7 @@ export interface ApiKeysTable {
 }
 
 export interface LeadsTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   id: string;
   visitor_id: string;
   code: string | null;
@@ -54,7 +61,7 @@ export interface LeadsTable {
 }
 
 export interface IdentitiesTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   id: string;
   visitor_id: string;
   email: string | null;
@@ -72,7 +79,7 @@ export interface IdentitiesTable {
 }
 
 export interface IdentityActivityTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   id: string;
   identity_id: string;
   type: string;
@@ -83,7 +90,7 @@ export interface IdentityActivityTable {
 }
 
 export interface PersonalitiesTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   id: string;
   visitor_id: string;
   score: number;
@@ -94,7 +101,7 @@ export interface PersonalitiesTable {
 }
 
 export interface CompaniesTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   id: string;
   name: string;
   /** lower-cased name, for the case-insensitive substring filter; never returned */
@@ -109,7 +116,7 @@ export interface CompaniesTable {
 }
 
 export interface VisitorListsTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   id: string;
   name: string;
   description: string | null;
@@ -130,7 +137,7 @@ export interface UsersTable {
 }
 
 export interface WorkspaceMembersTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   user_id: string;
   role: string;
   joined_at: Timestamp;
@@ -138,7 +145,7 @@ export interface WorkspaceMembersTable {
 
 /** Leads created per workspace, bucket ('*' for all, '=' + source) and UTC day (YYYY-MM-DD). */
 export interface LeadCountsTable {
-  workspace_id: string;
+  workspace_id: WorkspaceColumn;
   bucket: string;
   day: string;
   count: ColumnType<number, number, number>;
@@ -157,3 +164,27 @@ export interface Schema {
   users: UsersTable;
   workspace_members: WorkspaceMembersTable;
 }
+
+/** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
+export const TENANT_TABLES = [
+  'leads',
+  'lead_counts',
+  'identities',
+  'identity_activity',
+  'personalities',
+  'companies',
+  'visitor_lists',
+  'workspace_members',
+] as const;
+export type TenantTable = (typeof TENANT_TABLES)[number];
+
+/**
+ * Tables whose rows name a workspace but are operator data: a request learns
+ * its workspace from an API key, so the key lookup cannot filter by one.
+ */
+export const OPERATOR_WORKSPACE_TABLES = ['api_keys'] as const;
+
+/** Every table with a workspace_id column must be in one of the two lists (checked by the compiler). */
+type TablesWithWorkspace = { [T in keyof Schema]: 'workspace_id' extends keyof Schema[T] ? T : never }[keyof Schema];
+type Unlisted = Exclude<TablesWithWorkspace, TenantTable | (typeof OPERATOR_WORKSPACE_TABLES)[number]>;
+export const EVERY_WORKSPACE_TABLE_IS_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;

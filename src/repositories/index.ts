@@ -1,82 +1,79 @@
 /**
- * The repositories of one store, and transactions that bind all of them to
- * one open transaction.
+ * The store: the only door to the database for services. Operator data
+ * (workspaces, API keys, people) is reached through `operator`; a
+ * workspace's data only through `forWorkspace(id)`, whose repositories are
+ * bound to that workspace and cannot reach another's (scope/tenant-scope.ts).
  */
-import type { Kysely } from 'kysely';
-import type { Codec } from '../db/codec.js';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import { GroupCommit } from '../db/group-commit.js';
-import type { Copier } from '../db/postgres-copy.js';
 import type { Schema } from '../db/schema.js';
-import { ActivityRepository } from './activity.repository.js';
-import { ApiKeysRepository } from './api-keys.repository.js';
-import { CompaniesRepository } from './companies.repository.js';
-import { IdentitiesRepository } from './identities.repository.js';
-import { LeadsRepository } from './leads.repository.js';
-import { ListsRepository } from './lists.repository.js';
-import { PersonalitiesRepository } from './personalities.repository.js';
-import { UsersRepository } from './users.repository.js';
-import { WorkspacesRepository } from './workspaces.repository.js';
+import type { WorkspaceId } from '../tenancy/workspace-id.js';
+import { operatorRepositories, type OperatorRepositories } from './operator/index.js';
+import type { PeopleRepository } from './operator/people.repository.js';
+import { TenantScope } from './scope/tenant-scope.js';
+import { tenantRepositories, type TenantRepositories } from './tenant/index.js';
 
-export interface Repositories {
-  leads: LeadsRepository;
-  identities: IdentitiesRepository;
-  activity: ActivityRepository;
-  personalities: PersonalitiesRepository;
-  companies: CompaniesRepository;
-  lists: ListsRepository;
-  users: UsersRepository;
-  workspaces: WorkspacesRepository;
-  apiKeys: ApiKeysRepository;
-}
+export type { OperatorRepositories, TenantRepositories };
 
-/**
- * The repositories over `db`. Each is built when first used: a transaction
- * usually needs two or three of them, and a request runs one transaction.
- */
-function createRepositories(db: Kysely<Schema>, codec: Codec, copy?: Copier): Repositories {
-  const made: Partial<Repositories> = {};
-  const lazy = <K extends keyof Repositories>(name: K, make: () => Repositories[K]) => ({
-    get: () => (made[name] ??= make()),
-    enumerable: true,
-  });
-  return Object.defineProperties({} as Repositories, {
-    leads: lazy('leads', () => new LeadsRepository(db, codec, copy)),
-    identities: lazy('identities', () => new IdentitiesRepository(db, codec, copy)),
-    activity: lazy('activity', () => new ActivityRepository(db, codec, copy)),
-    personalities: lazy('personalities', () => new PersonalitiesRepository(db, codec, copy)),
-    companies: lazy('companies', () => new CompaniesRepository(db, codec, copy)),
-    lists: lazy('lists', () => new ListsRepository(db, codec, copy)),
-    users: lazy('users', () => new UsersRepository(db, codec, copy)),
-    workspaces: lazy('workspaces', () => new WorkspacesRepository(db, codec, copy)),
-    apiKeys: lazy('apiKeys', () => new ApiKeysRepository(db, codec, copy)),
-  });
-}
+/** What a workspace's write transaction may use: its own repositories, and the people shared by workspaces. */
+export type TenantWork<T> = (repos: TenantRepositories, people: PeopleRepository) => Promise<T>;
 
 export class Store {
-  readonly repos: Repositories;
+  readonly operator: OperatorRepositories;
   readonly #groupCommit: GroupCommit | undefined;
 
   constructor(readonly database: Database) {
-    this.repos = createRepositories(database.db, database.codec);
+    this.operator = operatorRepositories(database.db, database.codec);
     this.#groupCommit = database.kind === 'sqlite' ? new GroupCommit(database.db) : undefined;
   }
 
+  /** The data of one workspace. */
+  forWorkspace(workspaceId: WorkspaceId): WorkspaceStore {
+    return new WorkspaceStore(this, workspaceId);
+  }
+
   /**
-   * Runs `work` with repositories bound to one read-write transaction; it has
-   * committed when the promise resolves. On SQLite, transactions that arrive
-   * together share one commit (GroupCommit). `work` must not start another
-   * transaction.
+   * Runs `work` on one read-write transaction; it has committed when the
+   * promise resolves. On SQLite, transactions that arrive together share one
+   * commit (GroupCommit). `work` must not start another transaction.
    */
-  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    const { codec } = this.database;
-    if (this.#groupCommit !== undefined) return this.#groupCommit.run((trx) => work(createRepositories(trx, codec)));
-    return this.database.db.transaction().execute((trx) => work(createRepositories(trx, codec)));
+  run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
+    if (this.#groupCommit !== undefined) return this.#groupCommit.run(work);
+    return this.database.db.transaction().execute(work);
+  }
+
+  /** Runs `work` with the operator repositories bound to one read-write transaction. */
+  transaction<T>(work: (repos: OperatorRepositories) => Promise<T>): Promise<T> {
+    return this.run((trx) => work(operatorRepositories(trx, this.database.codec)));
+  }
+}
+
+/** One workspace's data: repositories bound to it, and transactions over them. */
+export class WorkspaceStore {
+  readonly repos: TenantRepositories;
+
+  constructor(
+    private readonly store: Store,
+    readonly workspaceId: WorkspaceId,
+  ) {
+    this.repos = this.#repositories(store.database.db);
+  }
+
+  /** Runs `work` in one read-write transaction (see Store.run). */
+  transaction<T>(work: TenantWork<T>): Promise<T> {
+    return this.store.run((trx) => work(this.#repositories(trx), operatorRepositories(trx, this.store.database.codec).people));
   }
 
   /** A transaction for a bulk load (imports): on PostgreSQL, large inserts go through COPY. */
-  bulkTransaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    const { codec } = this.database;
-    return this.database.bulk((trx, copy) => work(createRepositories(trx, codec, copy)));
+  bulkTransaction<T>(work: TenantWork<T>): Promise<T> {
+    const { codec } = this.store.database;
+    return this.store.database.bulk((trx, copy) =>
+      work(tenantRepositories(new TenantScope(trx, this.workspaceId, codec, copy)), operatorRepositories(trx, codec).people),
+    );
+  }
+
+  #repositories(db: Kysely<Schema>): TenantRepositories {
+    return tenantRepositories(new TenantScope(db, this.workspaceId, this.store.database.codec));
   }
 }

@@ -15,6 +15,11 @@ export function canonicalId(id: string): string {
   return id.toLowerCase();
 }
 
+/** An optional id of a body, canonical; null when absent or null. */
+export function optionalId(id: string | null | undefined): string | null {
+  return id === undefined || id === null ? null : canonicalId(id);
+}
+
 /**
  * The canonical form of a path id. A malformed id names nothing, so it is
  * reported exactly like an unknown one (CONTRACT C3.6).

@@ -1,42 +1,38 @@
 /**
  * Every service of one store, built once and shared by the HTTP routes and
- * the CLI, which call the same code.
+ * the CLI, which call the same code. Operator services (workspaces, keys,
+ * demo data) are reached directly; a workspace's services only through
+ * `forWorkspace`, with a WorkspaceId that a key, a session or the CLI's
+ * workspace lookup produced.
  */
 import type { Store } from '../repositories/index.js';
-import { ApiKeysService } from './api-keys.service.js';
-import { CompaniesService } from './companies.service.js';
-import { IdentitiesService } from './identities.service.js';
-import { ImportService } from './import/import.service.js';
-import { LeadsService } from './leads.service.js';
-import { ListsService } from './lists.service.js';
-import { SeedService } from './seed.service.js';
-import { UsersService } from './users.service.js';
-import { WorkspacesService } from './workspaces.service.js';
+import type { WorkspaceId } from '../tenancy/workspace-id.js';
+import { ApiKeysService } from './operator/api-keys.service.js';
+import { SeedService } from './operator/seed.service.js';
+import { WorkspacesService } from './operator/workspaces.service.js';
+import { WorkspaceServices } from './tenant/index.js';
+
+export type { WorkspaceServices };
 
 export interface Services {
-  leads: LeadsService;
-  identities: IdentitiesService;
-  companies: CompaniesService;
-  lists: ListsService;
-  users: UsersService;
   workspaces: WorkspacesService;
   apiKeys: ApiKeysService;
-  imports: ImportService;
   seed: SeedService;
+  /** the services of one workspace */
+  forWorkspace(workspaceId: WorkspaceId): WorkspaceServices;
 }
 
-export function createServices(store: Store): Services {
-  const { repos } = store;
-  const workspaces = new WorkspacesService(repos);
+export interface ServiceOptions {
+  /** the clock of key use records (tests move it) */
+  clock?: () => number;
+}
+
+export function createServices(store: Store, options: ServiceOptions = {}): Services {
+  const workspaces = new WorkspacesService(store.operator);
   return {
-    leads: new LeadsService(store),
-    identities: new IdentitiesService(store),
-    companies: new CompaniesService(repos),
-    lists: new ListsService(repos),
-    users: new UsersService(repos),
     workspaces,
-    apiKeys: new ApiKeysService(store),
-    imports: new ImportService(store),
+    apiKeys: new ApiKeysService(store, options.clock),
     seed: new SeedService(store, workspaces),
+    forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId)),
   };
 }

@@ -105,9 +105,10 @@ describe('the leadlight binary on sqlite', () => {
     expect(result.stderr).toMatch(/\bline 3\b/);
     expect(result.stderr).not.toMatch(/\bline [124]\b/);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: expect.any(String) });
-    const companies = await inspect((database) =>
-      createServices(new Store(database)).companies.list(workspaceId, {}, { limit: 100, offset: 0 }),
-    );
+    const companies = await inspect(async (database) => {
+      const services = createServices(new Store(database));
+      return services.forWorkspace(await services.workspaces.resolve(workspaceId)).companies.list({}, { limit: 100, offset: 0 });
+    });
     expect(companies.total).toBe(0);
   });
 

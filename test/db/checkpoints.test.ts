@@ -39,7 +39,7 @@ describe('background WAL checkpoints (SQLite)', () => {
     const before = fs.statSync(file).size;
     await Promise.all(
       Array.from({ length: 300 }, (_, index) =>
-        services.leads.create(workspace.id, { code: `c-${index}`, properties: { padding: 'x'.repeat(500) } }),
+        services.forWorkspace(workspace.id).leads.create({ code: `c-${index}`, properties: { padding: 'x'.repeat(500) } }),
       ),
     );
     expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(100_000);
@@ -47,7 +47,7 @@ describe('background WAL checkpoints (SQLite)', () => {
     const deadline = Date.now() + 10_000;
     while (fs.statSync(file).size <= before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(fs.statSync(file).size).toBeGreaterThan(before + 100_000);
-    const listed = await services.leads.list(workspace.id, {}, { limit: 1, offset: 0 });
+    const listed = await services.forWorkspace(workspace.id).leads.list({}, { limit: 1, offset: 0 });
     expect(listed.total).toBe(300);
   });
 

@@ -43,8 +43,8 @@ describe.each(storeKinds())('migrations on %s', (kind) => {
     }
 
     expect(await database.migrate()).toEqual(['0002-lead-counts']);
-    const list = (filters: Parameters<typeof services.leads.list>[1]) =>
-      services.leads.list(workspace.id, filters, { limit: 1, offset: 0 }).then((result) => result.total);
+    const leads = services.forWorkspace(workspace.id).leads;
+    const list = (filters: Parameters<typeof leads.list>[0]) => leads.list(filters, { limit: 1, offset: 0 }).then((result) => result.total);
     expect(await list({})).toBe(4);
     expect(await list({ source: 'website' })).toBe(2);
     expect(await list({ createdAfter: '2024-02-28T00:00:00.000Z', createdBefore: '2024-03-05T00:00:00.000Z' })).toBe(3);

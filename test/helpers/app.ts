@@ -11,13 +11,14 @@ import type { StoreKind } from '../../src/db/codec.js';
 import type { Clock, RateLimiter } from '../../src/rate-limit/rate-limiter.js';
 import { Store } from '../../src/repositories/index.js';
 import { createServices, type Services } from '../../src/services/index.js';
+import type { WorkspaceId } from '../../src/tenancy/workspace-id.js';
 import { createTestDatabase, type TestDatabase } from './stores.js';
 
 /** Limits high enough that tests not about rate limiting never meet them. */
 export const GENEROUS_LIMITS: RateLimitConfig = { production: 1_000_000, development: 1_000_000, unauthenticated: 1_000_000 };
 
 export interface TestWorkspace {
-  id: string;
+  id: WorkspaceId;
   name: string;
   production: { id: string; key: string };
   development: { id: string; key: string };

@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { Readable } from 'node:stream';
 import { SingleBar } from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
-import { IMPORT_RESOURCES, type ImportResource } from '../../services/import/import.service.js';
+import { IMPORT_RESOURCES, type ImportResource } from '../../services/tenant/import/import.service.js';
 import { answer, withContext, type CliIo, type OutputOptions } from '../context.js';
 
 /** SQLite page cache of an import: a quarter of the machine's memory, at most 1 GiB */
@@ -52,7 +52,8 @@ export function registerImport(program: Command, io: CliIo): void {
             input.once('error', reject);
           });
         }
-        const result = await services.imports.run(options.workspace, resource, input, progressBar(io, input, file));
+        const workspace = services.forWorkspace(await services.workspaces.resolve(options.workspace));
+        const result = await workspace.imports.run(resource, input, progressBar(io, input, file));
         answer(io, options, result, `Imported ${result.imported} ${resource}.`);
         },
         // the whole import is one transaction: its pages should stay in memory

@@ -3,7 +3,7 @@
  * is printed by create and rotate only, once.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { KeyType } from '../../services/api-keys.service.js';
+import type { KeyType } from '../../services/operator/api-keys.service.js';
 import { answer, table, withContext, type CliIo, type OutputOptions } from '../context.js';
 
 const ONCE = 'Store it now: it is shown this once and cannot be recovered.';

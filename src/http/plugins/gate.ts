@@ -10,13 +10,14 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '../../config.js';
 import type { RateLimitDecision, RateLimiter } from '../../rate-limit/rate-limiter.js';
-import type { ActiveKey, ApiKeysService } from '../../services/api-keys.service.js';
+import type { Services } from '../../services/index.js';
+import type { ActiveKey } from '../../services/operator/api-keys.service.js';
 import { HttpError, unauthorized } from '../errors.js';
 
 export const API_PREFIX = '/api/v1';
 
 export interface GateOptions {
-  apiKeys: ApiKeysService;
+  services: Pick<Services, 'apiKeys' | 'forWorkspace'>;
   limiter: RateLimiter;
   limits: RateLimitConfig;
 }
@@ -77,7 +78,8 @@ export type Admission = (request: FastifyRequest, reply: FastifyReply) => Promis
  * Admits a request or throws the error it must be answered with. Also used for
  * requests the router cannot parse, so that they meet the same checks first.
  */
-export function createAdmission({ apiKeys, limiter, limits }: GateOptions): Admission {
+export function createAdmission({ services, limiter, limits }: GateOptions): Admission {
+  const { apiKeys } = services;
   const limitOf = (key: ActiveKey) => (key.type === 'production' ? limits.production : limits.development);
 
   async function limitAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -102,7 +104,8 @@ export function createAdmission({ apiKeys, limiter, limits }: GateOptions): Admi
     const decision = await limiter.consume(`key:${key.id}`, limitOf(key));
     setRateHeaders(reply, decision, key.type);
     if (!decision.allowed) throw rateLimited(decision);
-    request.auth = { workspaceId: key.workspace_id, keyId: key.id, keyType: key.type };
+    request.apiKey = { id: key.id, type: key.type };
+    request.workspace = services.forWorkspace(key.workspace_id);
     try {
       await apiKeys.recordUse(key);
     } catch (error) {
@@ -113,7 +116,8 @@ export function createAdmission({ apiKeys, limiter, limits }: GateOptions): Admi
 
 export const gate = fp<{ admit: Admission }>(
   async (app, { admit }) => {
-    app.decorateRequest('auth', null);
+    app.decorateRequest('workspace', null);
+    app.decorateRequest('apiKey', null);
     app.addHook('onRequest', (request, reply, done) => {
       if (!isApiRequest(request)) return done();
       admit(request, reply).then(() => done(), done);

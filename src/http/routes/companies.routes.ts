@@ -2,12 +2,11 @@
  * /api/v1/companies: list and read companies.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../services/index.js';
-import { authOf } from '../request-context.js';
+import { workspaceOf } from '../request-context.js';
 import { errorResponses, IdParams, listBody, pageOf } from '../schemas/common.js';
 import { CompanyEnvelope, CompanyListEnvelope, CompanyListQuery } from '../schemas/companies.schemas.js';
 
-export const companiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const companiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/companies',
     {
@@ -21,9 +20,7 @@ export const companiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
-      const result = await services.companies.list(
-        authOf(request).workspaceId,
-        { name: query.name, domain: query.domain },
+      const result = await workspaceOf(request).companies.list({ name: query.name, domain: query.domain },
         page,
       );
       return listBody(result, page);
@@ -40,6 +37,6 @@ export const companiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: { 200: CompanyEnvelope, ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await services.companies.get(authOf(request).workspaceId, request.params.id) }),
+    async (request) => ({ data: await workspaceOf(request).companies.get(request.params.id) }),
   );
 };

@@ -3,9 +3,8 @@
  * read an identity's activity and personalities.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../services/index.js';
 import { PATCH_MEDIA_TYPES } from '../plugins/request-guards.js';
-import { authOf } from '../request-context.js';
+import { workspaceOf } from '../request-context.js';
 import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../schemas/common.js';
 import {
   ActivityListEnvelope,
@@ -20,7 +19,7 @@ import {
   PersonalityListEnvelope,
 } from '../schemas/identities.schemas.js';
 
-export const identitiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const identitiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/identities',
     {
@@ -35,9 +34,7 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
-      const result = await services.identities.list(
-        authOf(request).workspaceId,
-        {
+      const result = await workspaceOf(request).identities.list({
           email: query.email,
           visitorId: query.visitor_id?.toLowerCase(),
           isFavorite: query.is_favorite,
@@ -61,7 +58,7 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request, reply) => {
-      const identity = await services.identities.create(authOf(request).workspaceId, request.body);
+      const identity = await workspaceOf(request).identities.create(request.body);
       reply.code(201).header('location', `/api/v1/identities/${identity.id}`);
       return { data: identity };
     },
@@ -78,7 +75,7 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: IdentityEnvelope, ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await services.identities.get(authOf(request).workspaceId, request.params.id) }),
+    async (request) => ({ data: await workspaceOf(request).identities.get(request.params.id) }),
   );
 
   app.patch(
@@ -96,9 +93,7 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request) => {
       const mode = request.mergePatch ? 'merge' : 'replace';
-      const identity = await services.identities.update(
-        authOf(request).workspaceId,
-        request.params.id,
+      const identity = await workspaceOf(request).identities.update(request.params.id,
         request.body,
         mode,
       );
@@ -119,7 +114,7 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request) => {
       const page = pageOf(request.query);
-      const result = await services.identities.activity(authOf(request).workspaceId, request.params.id, page);
+      const result = await workspaceOf(request).identities.activity(request.params.id, page);
       return listBody(result, page);
     },
   );
@@ -136,7 +131,7 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request) => ({
-      data: await services.identities.personalities(authOf(request).workspaceId, request.params.id),
+      data: await workspaceOf(request).identities.personalities(request.params.id),
     }),
   );
 };

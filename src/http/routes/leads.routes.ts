@@ -2,9 +2,8 @@
  * /api/v1/leads: list, create, read and update leads.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../services/index.js';
 import { PATCH_MEDIA_TYPES } from '../plugins/request-guards.js';
-import { authOf } from '../request-context.js';
+import { workspaceOf } from '../request-context.js';
 import { leadEnvelope, leadListEnvelope, leadSerializers } from '../serializers/lead.serializer.js';
 import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../schemas/common.js';
 import {
@@ -17,7 +16,7 @@ import {
   LeadUpdateBody,
 } from '../schemas/leads.schemas.js';
 
-export const leadsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const leadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/leads',
     {
@@ -33,9 +32,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
-      const result = await services.leads.list(
-        authOf(request).workspaceId,
-        { source: query.source, code: query.code, ...createdRange(query) },
+      const result = await workspaceOf(request).leads.list({ source: query.source, code: query.code, ...createdRange(query) },
         page,
       );
       return listBody(result, page);
@@ -55,7 +52,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const lead = await services.leads.create(authOf(request).workspaceId, request.body);
+      const lead = await workspaceOf(request).leads.create(request.body);
       reply.code(201).header('location', `/api/v1/leads/${lead.id}`);
       return { data: lead };
     },
@@ -72,7 +69,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         response: { 200: LeadEnvelope, ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await services.leads.get(authOf(request).workspaceId, request.params.id) }),
+    async (request) => ({ data: await workspaceOf(request).leads.get(request.params.id) }),
   );
 
   app.patch(
@@ -93,7 +90,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request) => {
       const mode = request.mergePatch ? 'merge' : 'replace';
-      const lead = await services.leads.update(authOf(request).workspaceId, request.params.id, request.body, mode);
+      const lead = await workspaceOf(request).leads.update(request.params.id, request.body, mode);
       return { data: lead };
     },
   );

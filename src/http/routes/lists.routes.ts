@@ -2,12 +2,11 @@
  * /api/v1/lists: list visitor lists (segments).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../services/index.js';
-import { authOf } from '../request-context.js';
+import { workspaceOf } from '../request-context.js';
 import { errorResponses, listBody, pageOf } from '../schemas/common.js';
 import { VisitorListListEnvelope, VisitorListQuery } from '../schemas/lists.schemas.js';
 
-export const listsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const listsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/lists',
     {
@@ -20,7 +19,7 @@ export const listsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request) => {
       const page = pageOf(request.query);
-      return listBody(await services.lists.list(authOf(request).workspaceId, page), page);
+      return listBody(await workspaceOf(request).lists.list(page), page);
     },
   );
 };

@@ -2,12 +2,11 @@
  * /api/v1/users: list and read the members of the caller's workspace.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../services/index.js';
-import { authOf } from '../request-context.js';
+import { workspaceOf } from '../request-context.js';
 import { errorResponses, IdParams, listBody, pageOf } from '../schemas/common.js';
 import { UserEnvelope, UserListEnvelope, UserListQuery } from '../schemas/users.schemas.js';
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users',
     {
@@ -21,7 +20,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request) => {
       const page = pageOf(request.query);
-      const result = await services.users.list(authOf(request).workspaceId, { role: request.query.role }, page);
+      const result = await workspaceOf(request).users.list({ role: request.query.role }, page);
       return listBody(result, page);
     },
   );
@@ -36,6 +35,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         response: { 200: UserEnvelope, ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await services.users.get(authOf(request).workspaceId, request.params.id) }),
+    async (request) => ({ data: await workspaceOf(request).users.get(request.params.id) }),
   );
 };

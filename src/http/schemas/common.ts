@@ -4,7 +4,7 @@
  * document.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { Page, PageResult } from '../../repositories/repository.js';
+import type { Page, PageResult } from '../../repositories/page.js';
 import { Ref } from '../../schemas/fields.js';
 import { boundAfter, boundBefore } from '../../schemas/instants.js';
 import { PaginationSchema, type Pagination } from '../../schemas/resources.js';

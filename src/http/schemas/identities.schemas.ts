@@ -3,7 +3,8 @@
  * CONTRACT C4.3 to C4.6).
  */
 import { Type } from '@sinclair/typebox';
-import { JsonObjectSchema, LIMITS, Nullable, Ref, Uuid } from '../../schemas/fields.js';
+import { Ref, Uuid } from '../../schemas/fields.js';
+import { IdentityCreateInput, IdentityUpdateInput } from '../../schemas/inputs.js';
 import { ActivitySchema, IdentitySchema, PersonalitySchema } from '../../schemas/resources.js';
 import { DataEnvelope, ListEnvelope, PageQuery } from './common.js';
 import { CreatedAfter, CreatedBefore } from './leads.schemas.js';
@@ -20,17 +21,8 @@ export const IdentityListQuery = Type.Object(
   { additionalProperties: true },
 );
 
-const Name = Nullable(Type.String({ maxLength: LIMITS.name }));
-
-export const IdentityCreateBody = Type.Object(
-  {
-    email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: LIMITS.email }))),
-    name: Type.Optional(Name),
-    traits: Type.Optional(JsonObjectSchema()),
-    visitor_id: Type.Optional(Uuid({ description: 'generated when absent' })),
-  },
-  { additionalProperties: false },
-);
+/** The body of POST /identities: schemas/inputs.ts, shared with the import. */
+export const IdentityCreateBody = IdentityCreateInput;
 
 export const IDENTITY_CREATE_READ_ONLY = [
   'id',
@@ -44,17 +36,7 @@ export const IDENTITY_CREATE_READ_ONLY = [
   'created_at',
 ] as const;
 
-export const IdentityUpdateBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    traits: Type.Optional(JsonObjectSchema()),
-    is_favorite: Type.Optional(Type.Boolean()),
-  },
-  {
-    additionalProperties: false,
-    description: 'application/json replaces traits; application/merge-patch+json merges it by RFC 7396',
-  },
-);
+export const IdentityUpdateBody = IdentityUpdateInput;
 
 export const IDENTITY_UPDATE_READ_ONLY = [
   'id',

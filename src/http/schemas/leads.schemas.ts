@@ -3,7 +3,8 @@
  * C4.1, C4.2).
  */
 import { Type } from '@sinclair/typebox';
-import { JsonObjectSchema, LIMITS, Nullable, Ref, Uuid } from '../../schemas/fields.js';
+import { Ref } from '../../schemas/fields.js';
+import { LeadCreateInput, LeadUpdateInput } from '../../schemas/inputs.js';
 import { LeadSchema } from '../../schemas/resources.js';
 import { INSTANT_FORMAT } from '../validation.js';
 import { DataEnvelope, ListEnvelope, PageQuery } from './common.js';
@@ -28,36 +29,12 @@ export const LeadListQuery = Type.Object(
   { additionalProperties: true },
 );
 
-export const LeadCreateBody = Type.Object(
-  {
-    visitor_id: Type.Optional(Uuid({ description: 'generated when absent' })),
-    code: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.code }))),
-    source: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.source }))),
-    properties: Type.Optional(JsonObjectSchema()),
-    location: Type.Optional(JsonObjectSchema()),
-    identity_id: Type.Optional(Nullable(Uuid({ description: 'an identity of your workspace' }))),
-    session_id: Type.Optional(Nullable(Uuid())),
-    company_id: Type.Optional(Nullable(Uuid({ description: 'a company of your workspace' }))),
-    summary: Type.Optional(Nullable(JsonObjectSchema())),
-  },
-  { additionalProperties: false },
-);
+/** The body of POST /leads: schemas/inputs.ts, shared with the import. */
+export const LeadCreateBody = LeadCreateInput;
 
 export const LEAD_CREATE_READ_ONLY = ['id', 'workspace_id', 'created_at', 'updated_at'] as const;
 
-export const LeadUpdateBody = Type.Object(
-  {
-    properties: Type.Optional(JsonObjectSchema()),
-    location: Type.Optional(JsonObjectSchema()),
-    summary: Type.Optional(Nullable(JsonObjectSchema())),
-    company_id: Type.Optional(Nullable(Uuid({ description: 'a company of your workspace, or null' }))),
-  },
-  {
-    additionalProperties: false,
-    description:
-      'application/json replaces each object field present; application/merge-patch+json merges it by RFC 7396',
-  },
-);
+export const LeadUpdateBody = LeadUpdateInput;
 
 export const LEAD_UPDATE_READ_ONLY = [
   'id',

@@ -1,21 +1,19 @@
 /**
- * All SQL about visitor personalities, always within one workspace.
+ * All SQL about the personalities of one workspace's visitors.
  */
-import type { Personality } from '../schemas/resources.js';
-import { TenantRepository } from './repository.js';
+import type { Personality } from '../../schemas/resources.js';
+import { KeyedTenantRepository } from './tenant-repository.js';
 
 const COLUMNS = ['id', 'visitor_id', 'score', 'personality', 'features', 'learning_percentage', 'created_at'] as const;
 
-export class PersonalitiesRepository extends TenantRepository {
+export class PersonalitiesRepository extends KeyedTenantRepository {
   protected readonly table = 'personalities' as const;
 
-
   /** Newest first, at most `limit`. */
-  async listForVisitor(workspaceId: string, visitorId: string, limit: number): Promise<Personality[]> {
-    const rows = await this.db
+  async listForVisitor(visitorId: string, limit: number): Promise<Personality[]> {
+    const rows = await this.scope
       .selectFrom('personalities')
       .select(COLUMNS)
-      .where('workspace_id', '=', workspaceId)
       .where('visitor_id', '=', visitorId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -34,13 +32,11 @@ export class PersonalitiesRepository extends TenantRepository {
   }
 
   /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */
-  insertMany(workspaceId: string, personalities: readonly Personality[]): Promise<number> {
+  insertMany(personalities: readonly Personality[]): Promise<number> {
     const { codec } = this;
-    return this.insertRows(
-      this.db,
+    return this.scope.insertRows(
       'personalities',
       personalities.map((entry) => ({
-        workspace_id: workspaceId,
         id: entry.id,
         visitor_id: entry.visitor_id,
         score: entry.score,
@@ -51,5 +47,4 @@ export class PersonalitiesRepository extends TenantRepository {
       })),
     );
   }
-
 }

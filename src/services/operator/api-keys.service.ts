@@ -6,14 +6,15 @@
  * key and process.
  */
 import { hash, randomBytes } from 'node:crypto';
-import type { ActiveKey, ApiKey } from '../repositories/api-keys.repository.js';
-import type { Repositories, Store } from '../repositories/index.js';
-import type { KeyType } from '../repositories/workspaces.repository.js';
-import { LIMITS } from '../schemas/fields.js';
-import { now } from '../schemas/instants.js';
-import { isStorableText } from '../schemas/text-guards.js';
-import { InvalidRequestError, NotFoundError, ServiceError } from './errors.js';
-import { newId, pathId } from './ids.js';
+import type { OperatorRepositories, Store } from '../../repositories/index.js';
+import type { ActiveKey, ApiKey } from '../../repositories/operator/api-keys.repository.js';
+import type { KeyType } from '../../repositories/operator/workspaces.repository.js';
+import { LIMITS } from '../../schemas/fields.js';
+import { now } from '../../schemas/instants.js';
+import { isStorableText } from '../../schemas/text-guards.js';
+import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import { InvalidRequestError, NotFoundError, ServiceError } from '../errors.js';
+import { newId, pathId } from '../ids.js';
 
 export type { ActiveKey, KeyType };
 
@@ -25,7 +26,7 @@ const USE_RECORD_INTERVAL_MS = 60_000;
 
 export interface CreatedKey {
   id: string;
-  workspace_id: string;
+  workspace_id: WorkspaceId;
   type: KeyType;
   name: string | null;
   key: string;
@@ -63,10 +64,14 @@ export function looksLikeKey(secret: string): boolean {
 export class ApiKeysService {
   readonly #lastRecorded = new Map<string, number>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** the clock of key use records (tests move it) */
+    private readonly clock: () => number = Date.now,
+  ) {}
 
-  private get repos(): Repositories {
-    return this.store.repos;
+  private get repos(): OperatorRepositories {
+    return this.store.operator;
   }
 
   async create(workspaceId: string, type: KeyType, name: string | null = null): Promise<CreatedKey> {
@@ -122,7 +127,7 @@ export class ApiKeysService {
   }
 
   /** Records a use of `key` unless this process recorded one in the last minute. */
-  async recordUse(key: ActiveKey, at = Date.now()): Promise<void> {
+  async recordUse(key: ActiveKey, at = this.clock()): Promise<void> {
     const last = this.#lastRecorded.get(key.id);
     if (last !== undefined && at - last < USE_RECORD_INTERVAL_MS) return;
     this.#lastRecorded.set(key.id, at);
@@ -133,7 +138,7 @@ export class ApiKeysService {
     });
   }
 
-  private async activeKey(repos: Repositories, id: string): Promise<ApiKey> {
+  private async activeKey(repos: OperatorRepositories, id: string): Promise<ApiKey> {
     const key = await repos.apiKeys.findById(id);
     if (key === undefined) throw new NotFoundError('key');
     if (key.revoked_at !== null) throw new ServiceError('conflict', `key ${key.id} is revoked`);
@@ -141,8 +146,8 @@ export class ApiKeysService {
   }
 
   private async insertKey(
-    repos: Repositories,
-    workspaceId: string,
+    repos: OperatorRepositories,
+    workspaceId: WorkspaceId,
     type: KeyType,
     name: string | null,
     replaces: string | null,

@@ -7,21 +7,22 @@
  * only when demo data is made: it is the largest module of the program, and
  * every other CLI command (and a server with data) starts faster without it.
  */
-import type { NewActivity } from '../repositories/activity.repository.js';
-import type { NewIdentity } from '../repositories/identities.repository.js';
-import type { Store } from '../repositories/index.js';
-import type { NewLead } from '../repositories/leads.repository.js';
-import type { NewMember } from '../repositories/users.repository.js';
-import { formatInstant } from '../schemas/instants.js';
-import type { JsonObject } from '../schemas/json.js';
-import type { Company, Personality, VisitorList } from '../schemas/resources.js';
-import { newId } from './ids.js';
+import type { Store } from '../../repositories/index.js';
+import type { NewActivity } from '../../repositories/tenant/activity.repository.js';
+import type { NewIdentity } from '../../repositories/tenant/identities.repository.js';
+import type { NewLead } from '../../repositories/tenant/leads.repository.js';
+import { formatInstant } from '../../schemas/instants.js';
+import type { JsonObject } from '../../schemas/json.js';
+import type { Company, Personality, VisitorList } from '../../schemas/resources.js';
+import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import { newId } from '../ids.js';
+import { addMembers, type NewMember } from '../tenant/users.service.js';
 import type { WorkspacesService } from './workspaces.service.js';
 
 export const DEMO_WORKSPACE_NAME = 'Leadlight demo';
 
 export interface SeedCounts {
-  workspace_id: string;
+  workspace_id: WorkspaceId;
   companies: number;
   identities: number;
   activity: number;
@@ -80,17 +81,16 @@ export class SeedService {
         ? await this.workspaces.create(DEMO_WORKSPACE_NAME)
         : await this.workspaces.get(workspaceId);
     const data = await generate(at);
-    return this.store.transaction(async (repos) => {
-      const ws = workspace.id;
-      await repos.companies.insertMany(ws, data.companies);
-      await repos.identities.insertMany(ws, data.identities);
-      await repos.activity.insertMany(ws, data.activity);
-      await repos.personalities.insertMany(ws, data.personalities);
-      await repos.leads.insertMany(ws, data.leads);
-      await repos.lists.insertMany(ws, data.lists);
-      await repos.users.upsertMembers(ws, data.users);
+    return this.store.forWorkspace(workspace.id).transaction(async (repos, people) => {
+      await repos.companies.insertMany(data.companies);
+      await repos.identities.insertMany(data.identities);
+      await repos.activity.insertMany(data.activity);
+      await repos.personalities.insertMany(data.personalities);
+      await repos.leads.insertMany(data.leads);
+      await repos.lists.insertMany(data.lists);
+      await addMembers(repos, people, data.users);
       return {
-        workspace_id: ws,
+        workspace_id: workspace.id,
         companies: data.companies.length,
         identities: data.identities.length,
         activity: data.activity.length,

@@ -1,23 +1,26 @@
 /**
- * All SQL about API keys. Two lookups are not scoped by a workspace, by
- * design: finding a key by the hash of a presented secret (that is how a
- * request learns its workspace) and finding a key by id for the operator CLI.
+ * All SQL about API keys. Operator data, though each key names its
+ * workspace: a request learns its workspace by finding its key by the hash
+ * of the presented secret, and the CLI rotates and revokes keys by key id,
+ * so those two lookups cannot filter by a workspace (the statement audit's
+ * allow-list: scripts/sync-sql.ts).
  */
-import type { ApiKeysTable } from '../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { ApiKeysTable } from '../../db/schema.js';
+import { param } from '../../db/query-templates.js';
+import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import { OperatorRepository } from './operator-repository.js';
 import type { KeyType } from './workspaces.repository.js';
-import { param } from '../db/query-templates.js';
-import { Repository } from './repository.js';
 
-export type ApiKey = ApiKeysTable;
+export type ApiKey = Selectable<ApiKeysTable>;
 
 export interface ActiveKey {
   id: string;
-  workspace_id: string;
+  workspace_id: WorkspaceId;
   type: KeyType;
 }
 
-export class ApiKeysRepository extends Repository {
-
+export class ApiKeysRepository extends OperatorRepository {
   async insert(key: ApiKey): Promise<void> {
     await this.db.insertInto('api_keys').values(key).execute();
   }
@@ -37,7 +40,7 @@ export class ApiKeysRepository extends Repository {
     return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  listActive(workspaceId: string): Promise<ApiKey[]> {
+  listActive(workspaceId: WorkspaceId): Promise<ApiKey[]> {
     return this.db
       .selectFrom('api_keys')
       .selectAll()
@@ -49,7 +52,7 @@ export class ApiKeysRepository extends Repository {
   }
 
   /** Revokes the key if it is still active; returns whether it was. */
-  async revoke(workspaceId: string, id: string, at: string): Promise<boolean> {
+  async revoke(workspaceId: WorkspaceId, id: string, at: string): Promise<boolean> {
     const result = await this.db
       .updateTable('api_keys')
       .set({ revoked_at: at })
@@ -60,7 +63,7 @@ export class ApiKeysRepository extends Repository {
     return result.numUpdatedRows > 0n;
   }
 
-  async recordUse(workspaceId: string, id: string, at: string): Promise<void> {
+  async recordUse(workspaceId: WorkspaceId, id: string, at: string): Promise<void> {
     await this.db
       .updateTable('api_keys')
       .set({ last_used_at: at })

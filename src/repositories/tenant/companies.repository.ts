@@ -1,10 +1,11 @@
 /**
- * All SQL about companies, always within one workspace.
+ * All SQL about the companies of one workspace.
  */
-import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Schema } from '../db/schema.js';
-import type { Company } from '../schemas/resources.js';
-import { containsPattern, TenantRepository, type Page, type PageResult } from './repository.js';
+import { sql } from 'kysely';
+import { normalizeText } from '../../schemas/normalize.js';
+import type { Company } from '../../schemas/resources.js';
+import { containsPattern, newestFirstPage, type Page, type PageResult } from '../page.js';
+import { KeyedTenantRepository } from './tenant-repository.js';
 
 export interface CompanyFilters {
   /** case-insensitive substring of the name; % and _ are literal */
@@ -15,28 +16,16 @@ export interface CompanyFilters {
 
 const COLUMNS = ['id', 'name', 'domain', 'description', 'employees', 'main_industry', 'created_at'] as const;
 
-export function normalizeText(text: string): string {
-  return text.toLowerCase();
-}
-
-export class CompaniesRepository extends TenantRepository {
+export class CompaniesRepository extends KeyedTenantRepository {
   protected readonly table = 'companies' as const;
 
-
-  findById(workspaceId: string, id: string): Promise<Company | undefined> {
-    return this.db
-      .selectFrom('companies')
-      .select(COLUMNS)
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  findById(id: string): Promise<Company | undefined> {
+    return this.scope.selectFrom('companies').select(COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
-  list(workspaceId: string, filters: CompanyFilters, page: Page): Promise<PageResult<Company>> {
-    return this.snapshot(async (db) => {
-      let matching: SelectQueryBuilder<Schema, 'companies', object> = db
-        .selectFrom('companies')
-        .where('workspace_id', '=', workspaceId);
+  list(filters: CompanyFilters, page: Page): Promise<PageResult<Company>> {
+    return this.scope.snapshot((scope) => {
+      let matching = scope.selectFrom('companies');
       if (filters.name !== undefined) {
         const pattern = containsPattern(normalizeText(filters.name));
         matching = matching.where(sql<boolean>`${sql.ref('name_normalized')} like ${pattern} escape '\\'`);
@@ -44,17 +33,15 @@ export class CompaniesRepository extends TenantRepository {
       if (filters.domain !== undefined) {
         matching = matching.where('domain_normalized', '=', normalizeText(filters.domain));
       }
-      return this.newestFirstPage(matching, COLUMNS, page);
+      return newestFirstPage(this.codec, matching, COLUMNS, page);
     });
   }
 
   /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */
-  insertMany(workspaceId: string, companies: readonly Company[]): Promise<number> {
-    return this.insertRows(
-      this.db,
+  insertMany(companies: readonly Company[]): Promise<number> {
+    return this.scope.insertRows(
       'companies',
       companies.map((company) => ({
-        workspace_id: workspaceId,
         id: company.id,
         name: company.name,
         name_normalized: normalizeText(company.name),
@@ -67,5 +54,4 @@ export class CompaniesRepository extends TenantRepository {
       })),
     );
   }
-
 }

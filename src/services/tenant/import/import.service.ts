@@ -9,14 +9,14 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import secureJson from 'secure-json-parse';
-import type { Repositories, Store } from '../../repositories/index.js';
-import { PendingCounts } from '../../repositories/leads.repository.js';
-import { now } from '../../schemas/instants.js';
-import { describeJsonProblem, findJsonProblem, isStorableText } from '../../schemas/text-guards.js';
-import { createAjv, describeErrors, type SchemaError } from '../../schemas/validator.js';
-import { NotFoundError, ServiceError } from '../errors.js';
-import { pathId } from '../ids.js';
-import { IMPORT_RESOURCES, RESOURCE_SPECS, type ImportResource, type ImportRun, type References } from './import-rows.js';
+import type { TenantRepositories, WorkspaceStore } from '../../../repositories/index.js';
+import type { PeopleRepository } from '../../../repositories/operator/people.repository.js';
+import { PendingCounts } from '../../../repositories/tenant/lead-counts.repository.js';
+import { now } from '../../../schemas/instants.js';
+import { describeJsonProblem, findJsonProblem, isStorableText } from '../../../schemas/text-guards.js';
+import { createAjv, describeErrors, type SchemaError } from '../../../schemas/validator.js';
+import { ServiceError } from '../../errors.js';
+import { IMPORT_RESOURCES, RESOURCE_SPECS, type ImportResource, type ImportRun, type References } from './import-lines.js';
 
 export { IMPORT_RESOURCES, type ImportResource };
 
@@ -68,16 +68,9 @@ function describeLine(problems: Record<string, string>): string {
 }
 
 export class ImportService {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: WorkspaceStore) {}
 
-  async run(
-    workspaceId: string,
-    resource: ImportResource,
-    input: Readable,
-    onProgress?: (bytesRead: number) => void,
-  ): Promise<ImportResult> {
-    const workspace = await this.store.repos.workspaces.findById(pathId(workspaceId, 'workspace'));
-    if (workspace === undefined) throw new NotFoundError('workspace');
+  async run(resource: ImportResource, input: Readable, onProgress?: (bytesRead: number) => void): Promise<ImportResult> {
     const spec = RESOURCE_SPECS[resource];
     const validate = validators.get(resource)!;
     const importedAt = now();
@@ -90,7 +83,7 @@ export class ImportService {
       });
     }
 
-    return this.store.bulkTransaction(async (repos) => {
+    return this.store.bulkTransaction(async (repos, people) => {
       const problems: LineProblem[] = [];
       let invalidLines = 0;
       let imported = 0;
@@ -104,7 +97,7 @@ export class ImportService {
       };
 
       const flush = async () => {
-        const bad = await this.checkAgainstWorkspace(repos, workspace.id, spec.taken.bind(spec), batch, known);
+        const bad = await this.checkAgainstWorkspace(repos, people, spec.taken.bind(spec), batch, known);
         const good: unknown[] = [];
         for (const pending of batch) {
           const message = bad.get(pending);
@@ -112,7 +105,7 @@ export class ImportService {
           else reject(pending.line, message);
         }
         if (invalidLines === 0 && good.length > 0) {
-          const written = await spec.insert(repos, workspace.id, good as never[], run);
+          const written = await spec.insert(repos, people, good as never[], run);
           if (written !== good.length) throw new Error(`import wrote ${written} of ${good.length} rows of a batch`);
           imported += written;
         }
@@ -158,16 +151,16 @@ export class ImportService {
       }
       await flush();
       if (invalidLines > 0) throw new ImportValidationError(resource, problems, invalidLines);
-      await spec.finish?.(repos, workspace.id, run);
+      await spec.finish?.(repos, run);
       return { resource, imported };
     });
   }
 
   /** Lines of the batch that name an unknown identity or company, or an id already taken. */
   private async checkAgainstWorkspace(
-    repos: Repositories,
-    workspaceId: string,
-    taken: (repos: Repositories, workspaceId: string, rows: never[]) => Promise<Set<unknown>>,
+    repos: TenantRepositories,
+    people: PeopleRepository,
+    taken: (repos: TenantRepositories, people: PeopleRepository, rows: never[]) => Promise<Set<unknown>>,
     batch: Pending[],
     known: { identities: Set<string>; companies: Set<string> },
   ): Promise<Map<Pending, string>> {
@@ -177,7 +170,7 @@ export class ImportService {
         (id) => !known[kind].has(id),
       );
       if (wanted.length === 0) continue;
-      for (const id of await repos[kind].existingIds(workspaceId, wanted)) known[kind].add(id);
+      for (const id of await repos[kind].existingIds(wanted)) known[kind].add(id);
       const field = kind === 'identities' ? 'identity_id' : 'company_id';
       for (const pending of batch) {
         if (pending.references[kind].some((id) => !known[kind].has(id))) {
@@ -187,7 +180,7 @@ export class ImportService {
     }
     const explicit = batch.filter((pending) => pending.explicitId);
     if (explicit.length > 0) {
-      const takenRows = await taken(repos, workspaceId, explicit.map((pending) => pending.row) as never[]);
+      const takenRows = await taken(repos, people, explicit.map((pending) => pending.row) as never[]);
       const seen = new Map<string, number>();
       for (const pending of explicit) {
         const id = (pending.row as { id: string }).id;

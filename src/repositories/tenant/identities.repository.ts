@@ -1,12 +1,14 @@
 /**
- * All SQL about visitor identities. Every method takes the workspace id first
- * and every query filters on it.
+ * All SQL about the visitor identities of one workspace.
  */
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import type { Schema } from '../db/schema.js';
-import type { Identity } from '../schemas/resources.js';
-import type { JsonChange } from './leads.repository.js';
-import { TenantRepository, type Page, type PageResult } from './repository.js';
+import type { Selectable } from 'kysely';
+import type { Schema } from '../../db/schema.js';
+import { normalizeEmail } from '../../schemas/normalize.js';
+import type { Identity } from '../../schemas/resources.js';
+import type { JsonChange } from '../json-change.js';
+import type { Page, PageResult } from '../page.js';
+import type { TenantScope } from '../scope/tenant-scope.js';
+import { KeyedTenantRepository } from './tenant-repository.js';
 
 export interface IdentityFilters {
   /** compared case-insensitively */
@@ -43,27 +45,17 @@ const COLUMNS = [
 
 type IdentityRow = Pick<Selectable<Schema['identities']>, (typeof COLUMNS)[number]>;
 
-export function normalizeEmail(email: string): string {
-  return email.toLowerCase();
-}
-
-export class IdentitiesRepository extends TenantRepository {
+export class IdentitiesRepository extends KeyedTenantRepository {
   protected readonly table = 'identities' as const;
 
-
-  async findById(workspaceId: string, id: string): Promise<Identity | undefined> {
-    const row = await this.db
-      .selectFrom('identities')
-      .select(COLUMNS)
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async findById(id: string): Promise<Identity | undefined> {
+    const row = await this.scope.selectFrom('identities').select(COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && this.toIdentity(row);
   }
 
-  list(workspaceId: string, filters: IdentityFilters, page: Page): Promise<PageResult<Identity>> {
-    return this.snapshot(async (db) => {
-      const matching = this.matching(db, workspaceId, filters);
+  list(filters: IdentityFilters, page: Page): Promise<PageResult<Identity>> {
+    return this.scope.snapshot(async (scope) => {
+      const matching = this.matching(scope, filters);
       const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
       const rows = await matching
         .select(COLUMNS)
@@ -76,17 +68,17 @@ export class IdentitiesRepository extends TenantRepository {
     });
   }
 
-  async insert(workspaceId: string, identity: NewIdentity): Promise<Identity> {
-    await this.db.insertInto('identities').values(this.toRow(workspaceId, identity)).execute();
-    return { ...identity, workspace_id: workspaceId };
+  async insert(identity: NewIdentity): Promise<Identity> {
+    await this.scope.insertInto('identities', [this.toRow(identity)]).execute();
+    return { ...identity, workspace_id: this.scope.workspaceId };
   }
 
   /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */
-  insertMany(workspaceId: string, identities: readonly NewIdentity[]): Promise<number> {
-    return this.insertRows(this.db, 'identities', identities.map((identity) => this.toRow(workspaceId, identity)));
+  insertMany(identities: readonly NewIdentity[]): Promise<number> {
+    return this.scope.insertRows('identities', identities.map((identity) => this.toRow(identity)));
   }
 
-  async update(workspaceId: string, id: string, changes: IdentityChanges): Promise<Identity | undefined> {
+  async update(id: string, changes: IdentityChanges): Promise<Identity | undefined> {
     const { codec } = this;
     const traits = changes.traits;
     const set = {
@@ -96,21 +88,13 @@ export class IdentitiesRepository extends TenantRepository {
         ? {}
         : { traits: traits.mode === 'replace' ? codec.json(traits.value) : codec.mergePatch('traits', codec.json(traits.patch)) }),
     };
-    if (Object.keys(set).length === 0) return this.findById(workspaceId, id);
-    const row = await this.db
-      .updateTable('identities')
-      .set(set)
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', id)
-      .returning(COLUMNS)
-      .executeTakeFirst();
+    if (Object.keys(set).length === 0) return this.findById(id);
+    const row = await this.scope.updateTable('identities').set(set).where('id', '=', id).returning(COLUMNS).executeTakeFirst();
     return row && this.toIdentity(row);
   }
 
-  private matching(db: Kysely<Schema>, workspaceId: string, filters: IdentityFilters) {
-    let query: SelectQueryBuilder<Schema, 'identities', object> = db
-      .selectFrom('identities')
-      .where('workspace_id', '=', workspaceId);
+  private matching(scope: TenantScope, filters: IdentityFilters) {
+    let query = scope.selectFrom('identities');
     if (filters.email !== undefined) query = query.where('email_normalized', '=', normalizeEmail(filters.email));
     if (filters.visitorId !== undefined) query = query.where('visitor_id', '=', filters.visitorId);
     if (filters.isFavorite !== undefined) query = query.where('is_favorite', '=', this.codec.bool(filters.isFavorite));
@@ -119,11 +103,10 @@ export class IdentitiesRepository extends TenantRepository {
     return query;
   }
 
-  private toRow(workspaceId: string, identity: NewIdentity) {
+  private toRow(identity: NewIdentity) {
     const { codec } = this;
     return {
       ...identity,
-      workspace_id: workspaceId,
       email_normalized: identity.email === null ? null : normalizeEmail(identity.email),
       traits: codec.json(identity.traits),
       is_favorite: codec.bool(identity.is_favorite),

@@ -1,0 +1,211 @@
+/**
+ * The only way a tenant repository reaches the database. A scope is bound to
+ * one workspace and hands out query builders that already carry
+ * `workspace_id = <that workspace>` (reads, updates, deletes) or write it
+ * (inserts); the Kysely handle itself stays private, so a repository cannot
+ * build a statement on a tenant table any other way. Every statement the
+ * scope builds is audited before it runs (statement-audit.ts): one that
+ * reaches a tenant table without the predicate (a subquery built from an
+ * expression builder, say) throws instead of running.
+ */
+import {
+  type Compilable,
+  type DeleteQueryBuilder,
+  type DeleteResult,
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type SelectQueryBuilder,
+  type UnknownRow,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
+import type { Codec } from '../../db/codec.js';
+import type { Copier } from '../../db/postgres-copy.js';
+import { param, positional, template, type QueryTemplate } from '../../db/query-templates.js';
+import type { Schema, TenantTable } from '../../db/schema.js';
+import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import { auditStatement } from './statement-audit.js';
+
+/** A statement reached a tenant table without naming its workspace: a defect, never an answer. */
+export class TenantBoundaryError extends Error {
+  override name = 'TenantBoundaryError';
+}
+
+function assertScoped(node: RootOperationNode): void {
+  const violations = auditStatement(node);
+  if (violations.length > 0) throw new TenantBoundaryError(`statement crosses the tenant boundary: ${violations.join('; ')}`);
+}
+
+const auditPlugin: KyselyPlugin = {
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    assertScoped(node);
+    return node;
+  },
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  },
+};
+
+const audited = new WeakMap<Kysely<Schema>, Kysely<Schema>>();
+
+function auditedHandle(db: Kysely<Schema>): Kysely<Schema> {
+  let handle = audited.get(db);
+  if (handle === undefined) {
+    handle = db.withPlugin(auditPlugin);
+    audited.set(db, handle);
+  }
+  return handle;
+}
+
+/** The placeholder of the workspace in a template: filled from the scope on every execution. */
+const WORKSPACE_PARAMETER = 'ws';
+
+/** A row of a tenant table as a repository writes it: the scope supplies workspace_id. */
+export type TenantRow<T extends TenantTable> = Omit<Insertable<Schema[T]>, 'workspace_id'>;
+
+/** A compiled query of one scope, run with named values; the workspace is added by the scope. */
+export interface BoundTemplate<Row> {
+  all(values?: Readonly<Record<string, unknown>>): Promise<Row[]>;
+  first(values?: Readonly<Record<string, unknown>>): Promise<Row | undefined>;
+}
+
+/** from this many rows on, a bulk transaction on PostgreSQL inserts with COPY */
+const COPY_FROM_ROWS = 64;
+
+export class TenantScope {
+  /** audited: every statement built here is checked before it runs */
+  readonly #db: Kysely<Schema>;
+  /** for transactions and templates (audited once, when compiled) */
+  readonly #raw: Kysely<Schema>;
+  readonly #copy: Copier | undefined;
+
+  constructor(
+    db: Kysely<Schema>,
+    readonly workspaceId: WorkspaceId,
+    readonly codec: Codec,
+    /** COPY on the connection of a bulk transaction (PostgreSQL imports) */
+    copy?: Copier,
+  ) {
+    this.#raw = db;
+    this.#db = auditedHandle(db);
+    this.#copy = copy;
+  }
+
+  selectFrom<T extends TenantTable>(table: T): SelectQueryBuilder<Schema, T, object> {
+    const query = this.#db.selectFrom(table as TenantTable) as unknown as SelectQueryBuilder<Schema, TenantTable, object>;
+    return query.where(`${table}.workspace_id` as 'leads.workspace_id', '=', this.workspaceId) as unknown as SelectQueryBuilder<
+      Schema,
+      T,
+      object
+    >;
+  }
+
+  updateTable<T extends TenantTable>(table: T): UpdateQueryBuilder<Schema, T, T, UpdateResult> {
+    const query = this.#db.updateTable(table as TenantTable) as unknown as UpdateQueryBuilder<Schema, 'leads', 'leads', UpdateResult>;
+    return query.where(`${table}.workspace_id` as 'leads.workspace_id', '=', this.workspaceId) as unknown as UpdateQueryBuilder<
+      Schema,
+      T,
+      T,
+      UpdateResult
+    >;
+  }
+
+  deleteFrom<T extends TenantTable>(table: T): DeleteQueryBuilder<Schema, T, DeleteResult> {
+    const query = this.#db.deleteFrom(table as TenantTable) as unknown as DeleteQueryBuilder<Schema, 'leads', DeleteResult>;
+    return query.where(`${table}.workspace_id` as 'leads.workspace_id', '=', this.workspaceId) as unknown as DeleteQueryBuilder<
+      Schema,
+      T,
+      DeleteResult
+    >;
+  }
+
+  /** An INSERT of `rows` into the workspace, open for onConflict and returning. */
+  insertInto<T extends TenantTable>(table: T, rows: readonly TenantRow<T>[]): InsertQueryBuilder<Schema, T, InsertResult> {
+    const values = rows.map((row) => ({ ...row, workspace_id: this.workspaceId }));
+    return this.#db.insertInto(table).values(values as never) as unknown as InsertQueryBuilder<Schema, T, InsertResult>;
+  }
+
+  /**
+   * The compiled query named `key` (one per statement shape: see
+   * query-templates.ts), built by `build` on a scope whose workspace is a
+   * placeholder, and audited once, when compiled (the builder's scope audits
+   * what it compiles).
+   */
+  template<Row>(key: string, build: (scope: TenantScope) => Compilable<Row>): BoundTemplate<Row> {
+    const compiled = template(this.codec.kind, `tenant:${key}`, () =>
+      build(new TenantScope(this.#raw, param<WorkspaceId>(WORKSPACE_PARAMETER), this.codec)),
+    );
+    return this.#bind(compiled);
+  }
+
+  /**
+   * Runs `read` on one snapshot of the store, so that a page and its total
+   * agree even while other processes write (repeatable read on PostgreSQL; one
+   * read transaction on SQLite). Inside a transaction, runs on that transaction.
+   */
+  snapshot<T>(read: (scope: TenantScope) => Promise<T>): Promise<T> {
+    if (this.#raw.isTransaction) return read(this);
+    let transaction = this.#raw.transaction().setAccessMode('read only');
+    if (this.codec.kind === 'postgres') transaction = transaction.setIsolationLevel('repeatable read');
+    return transaction.execute((trx) => read(new TenantScope(trx, this.workspaceId, this.codec)));
+  }
+
+  /** Runs `write` in the open transaction, or in a new one. */
+  inTransaction<T>(write: (scope: TenantScope) => Promise<T>): Promise<T> {
+    if (this.#raw.isTransaction) return write(this);
+    return this.#raw.transaction().execute((trx) => write(new TenantScope(trx, this.workspaceId, this.codec)));
+  }
+
+  /**
+   * Inserts rows that all have the same columns, through compiled templates:
+   * on SQLite one prepared single-row statement per row (faster there than a
+   * statement of many rows), on PostgreSQL statements of up to 500 rows (one
+   * round trip each), or COPY in a bulk transaction. Returns how many rows
+   * were written; an id already taken fails the statement.
+   */
+  async insertRows<T extends TenantTable>(table: T, rows: readonly TenantRow<T>[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const columns = ['workspace_id', ...Object.keys(rows[0] as object)];
+    const valuesOf = (row: TenantRow<T>) =>
+      columns.map((column) => (column === 'workspace_id' ? this.workspaceId : (row as Record<string, unknown>)[column]));
+    if (this.#copy !== undefined && rows.length >= COPY_FROM_ROWS) {
+      await this.#copy(table, columns, rows.map(valuesOf));
+      return rows.length;
+    }
+    const perStatement = this.codec.kind === 'sqlite' ? 1 : 500;
+    let written = 0;
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const chunk = rows.slice(start, start + perStatement);
+      const statement = template(this.codec.kind, `tenant:${table}.insert:${chunk.length}:${columns.join(',')}`, () => {
+        const query = this.#raw.insertInto(table).values(
+          chunk.map((_, row) =>
+            Object.fromEntries(columns.map((column, index) => [column, positional(row * columns.length + index)])),
+          ) as never,
+        );
+        assertScoped(query.toOperationNode());
+        return query;
+      });
+      const values: unknown[] = [];
+      for (const row of chunk) values.push(...valuesOf(row));
+      await statement.execute(this.#raw, values);
+      written += chunk.length;
+    }
+    return written;
+  }
+
+  #bind<Row>(compiled: QueryTemplate<Row>): BoundTemplate<Row> {
+    const db = this.#raw;
+    const workspaceId = this.workspaceId;
+    return {
+      all: (values = {}) => compiled.execute(db, { ...values, [WORKSPACE_PARAMETER]: workspaceId }),
+      first: async (values = {}) => (await compiled.execute(db, { ...values, [WORKSPACE_PARAMETER]: workspaceId }))[0],
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The repositories of one workspace, over one scope (the database, an open
+ * transaction, or a bulk transaction). Each is built when first used: a
+ * request usually needs one or two of them.
+ */
+import type { TenantScope } from '../scope/tenant-scope.js';
+import { ActivityRepository } from './activity.repository.js';
+import { CompaniesRepository } from './companies.repository.js';
+import { IdentitiesRepository } from './identities.repository.js';
+import { LeadCountsRepository } from './lead-counts.repository.js';
+import { LeadsRepository } from './leads.repository.js';
+import { ListsRepository } from './lists.repository.js';
+import { MembersRepository } from './members.repository.js';
+import { PersonalitiesRepository } from './personalities.repository.js';
+
+export interface TenantRepositories {
+  leads: LeadsRepository;
+  leadCounts: LeadCountsRepository;
+  identities: IdentitiesRepository;
+  activity: ActivityRepository;
+  personalities: PersonalitiesRepository;
+  companies: CompaniesRepository;
+  lists: ListsRepository;
+  members: MembersRepository;
+}
+
+const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
+  leads: LeadsRepository,
+  leadCounts: LeadCountsRepository,
+  identities: IdentitiesRepository,
+  activity: ActivityRepository,
+  personalities: PersonalitiesRepository,
+  companies: CompaniesRepository,
+  lists: ListsRepository,
+  members: MembersRepository,
+};
+
+export function tenantRepositories(scope: TenantScope): TenantRepositories {
+  const made: Partial<Record<keyof TenantRepositories, unknown>> = {};
+  const properties: PropertyDescriptorMap = {};
+  for (const [name, Make] of Object.entries(MAKERS) as [keyof TenantRepositories, new (scope: TenantScope) => unknown][]) {
+    properties[name] = { get: () => (made[name] ??= new Make(scope)), enumerable: true };
+  }
+  return Object.defineProperties({}, properties) as TenantRepositories;
+}

@@ -1,0 +1,120 @@
+/**
+ * lead_counts: how many leads a workspace has per UTC day and per bucket
+ * (every lead, and each source), so that list totals need not scan leads
+ * (lead-totals.ts). Written in the same transaction as the leads they count;
+ * source and created_at never change after insert, so updates leave them be.
+ */
+import { param } from '../../db/query-templates.js';
+import { TenantRepository } from './tenant-repository.js';
+
+/** the bucket of every lead; a source's bucket is '=' followed by the source */
+export const ALL_LEADS = '*';
+const DAY_MS = 86_400_000;
+const ROWS_PER_STATEMENT = 500;
+/** count rows a single write usually adds (one lead: its day in two buckets) */
+const SMALL_WRITE = 2;
+
+export const dayOf = (instant: string) => instant.slice(0, 10);
+export const startOfDay = (instant: string) => `${dayOf(instant)}T00:00:00.000Z`;
+export const nextDay = (instant: string) => new Date(Date.parse(startOfDay(instant)) + DAY_MS).toISOString();
+export const bucketOf = (source: string | undefined) => (source === undefined ? ALL_LEADS : `=${source}`);
+
+interface CountRow {
+  bucket: string;
+  day: string;
+  count: number;
+}
+
+/** Counts per (bucket, day), gathered before they are written. */
+export class PendingCounts {
+  readonly #counts = new Map<string, CountRow>();
+
+  add(leads: readonly { source: string | null; created_at: string }[]): this {
+    for (const lead of leads) {
+      const day = dayOf(lead.created_at);
+      this.#bump(ALL_LEADS, day);
+      if (lead.source !== null) this.#bump(`=${lead.source}`, day);
+    }
+    return this;
+  }
+
+  rows(): CountRow[] {
+    return [...this.#counts.values()];
+  }
+
+  #bump(bucket: string, day: string): void {
+    const key = `${bucket}\u0000${day}`;
+    const entry = this.#counts.get(key);
+    if (entry === undefined) this.#counts.set(key, { bucket, day, count: 1 });
+    else entry.count += 1;
+  }
+}
+
+/** Which days of a bucket to sum: after and before are day texts, inclusive or not. */
+export interface DayRange {
+  after?: { day: string; inclusive: boolean };
+  before?: { day: string; inclusive: boolean };
+}
+
+export class LeadCountsRepository extends TenantRepository {
+  /** Adds the gathered counts; call it in the transaction of the inserts they count. */
+  async add(pending: PendingCounts): Promise<void> {
+    const rows = pending.rows();
+    if (rows.length === 0) return;
+    if (rows.length <= SMALL_WRITE) {
+      const values: Record<string, unknown> = {};
+      rows.forEach((row, index) => {
+        values[`bucket${index}`] = row.bucket;
+        values[`day${index}`] = row.day;
+        values[`count${index}`] = row.count;
+      });
+      await this.scope
+        .template(`leadCounts.add:${rows.length}`, (q) =>
+          this.upsert(
+            q,
+            rows.map((_, index) => ({
+              bucket: param(`bucket${index}`),
+              day: param(`day${index}`),
+              count: param<number>(`count${index}`),
+            })),
+          ),
+        )
+        .all(values);
+      return;
+    }
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      await this.upsert(this.scope, rows.slice(start, start + ROWS_PER_STATEMENT)).execute();
+    }
+  }
+
+  /** The sum of a bucket's counts over a range of days. */
+  async sum(bucket: string, range: DayRange): Promise<number> {
+    const { after, before } = range;
+    const shape = [
+      after === undefined ? '' : after.inclusive ? 'A' : 'a',
+      before === undefined ? '' : before.inclusive ? 'B' : 'b',
+    ].join('');
+    const row = await this.scope
+      .template(`leadCounts.sum:${shape}`, (q) => {
+        let query = q
+          .selectFrom('lead_counts')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), eb.lit(0)).as('total'))
+          .where('bucket', '=', param('bucket'));
+        if (after !== undefined) query = query.where('day', after.inclusive ? '>=' : '>', param('afterDay'));
+        if (before !== undefined) query = query.where('day', before.inclusive ? '<=' : '<', param('beforeDay'));
+        return query;
+      })
+      .first({ bucket, afterDay: after?.day, beforeDay: before?.day });
+    return this.codec.count(row?.total ?? 0);
+  }
+
+  private upsert(scope: typeof this.scope, rows: readonly CountRow[]) {
+    return scope
+      .insertInto('lead_counts', rows)
+      .onConflict((conflict) =>
+        conflict
+          .columns(['workspace_id', 'bucket', 'day'])
+          .doUpdateSet((eb) => ({ count: eb('lead_counts.count', '+', eb.ref('excluded.count')) })),
+      );
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * All SQL about the leads of one workspace. Every insert also counts the lead
+ * in lead_counts, in the same transaction, so that list totals stay exact
+ * (lead-totals.ts). The request paths run compiled templates (one per
+ * statement shape: query-templates.ts).
+ */
+import type { Selectable } from 'kysely';
+import { param } from '../../db/query-templates.js';
+import type { Schema } from '../../db/schema.js';
+import type { JsonObject } from '../../schemas/json.js';
+import type { Lead } from '../../schemas/resources.js';
+import type { JsonChange } from '../json-change.js';
+import type { Page, PageResult } from '../page.js';
+import type { TenantScope } from '../scope/tenant-scope.js';
+import { LeadCountsRepository, PendingCounts } from './lead-counts.repository.js';
+import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
+import { countLeads } from './lead-totals.js';
+import { KeyedTenantRepository } from './tenant-repository.js';
+
+export type { LeadFilters };
+
+/** A lead to insert: its JSON fields are objects. */
+export type NewLead = Omit<Lead, 'workspace_id' | 'properties' | 'location' | 'summary'> & {
+  properties: JsonObject;
+  location: JsonObject;
+  summary: JsonObject | null;
+};
+
+export interface LeadChanges {
+  properties?: JsonChange;
+  location?: JsonChange;
+  summary?: JsonChange<JsonObject | null>;
+  company_id?: string | null;
+}
+
+const COLUMNS = [
+  'id',
+  'visitor_id',
+  'workspace_id',
+  'code',
+  'source',
+  'created_at',
+  'updated_at',
+  'properties',
+  'location',
+  'identity_id',
+  'session_id',
+  'summary',
+  'company_id',
+] as const;
+
+type LeadRow = Pick<Selectable<Schema['leads']>, (typeof COLUMNS)[number]>;
+
+/** from this offset on, pages are read through the index first (deepPage) */
+const DEEP_OFFSET = 1000;
+
+export class LeadsRepository extends KeyedTenantRepository {
+  protected readonly table = 'leads' as const;
+
+  async findById(id: string): Promise<Lead | undefined> {
+    const row = await this.scope
+      .template('leads.byId', (q) => q.selectFrom('leads').select(COLUMNS).where('id', '=', param('id')))
+      .first({ id });
+    return row && this.toLead(row);
+  }
+
+  list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+    return this.scope.snapshot(async (scope) => {
+      const total = await countLeads(scope, new LeadCountsRepository(scope), filters);
+      const values = { ...filterValues(filters), limit: page.limit, offset: page.offset };
+      const rows =
+        page.offset < DEEP_OFFSET
+          ? await scope
+              .template(`leads.page:${shapeOf(filters)}`, (q) =>
+                matching(q, filters)
+                  .select(COLUMNS)
+                  .orderBy('created_at', 'desc')
+                  .orderBy('id', 'desc')
+                  .limit(param<number>('limit'))
+                  .offset(param<number>('offset')),
+              )
+              .all(values)
+          : await this.deepPage(scope, filters, values);
+      return { items: rows.map((row) => this.toLead(row)), total };
+    });
+  }
+
+  /**
+   * A page far from the start, in two steps: the ids of the page, found by
+   * walking the index alone (no row is read for the rows skipped), then those
+   * rows by primary key. On PostgreSQL that avoids a heap fetch for every
+   * skipped row (BENCHMARKS.md, "deep pages"). Two statements rather than a
+   * join, because with prepared statements neither store plans such a join
+   * well (the planners cannot see the limit: docs/postgres-plans.md).
+   */
+  private async deepPage(scope: TenantScope, filters: LeadFilters, values: Record<string, unknown>): Promise<LeadRow[]> {
+    const ids = await scope
+      .template(`leads.pageIds:${shapeOf(filters)}`, (q) =>
+        matching(q, filters)
+          .select('id')
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(param<number>('limit'))
+          .offset(param<number>('offset')),
+      )
+      .all(values);
+    if (ids.length === 0) return [];
+    const byId: Record<string, unknown> = {};
+    ids.forEach((row, index) => (byId[`id${index}`] = row.id));
+    const rows = await scope
+      .template(`leads.byIds:${ids.length}`, (q) =>
+        q
+          .selectFrom('leads')
+          .select(COLUMNS)
+          .where(
+            'id',
+            'in',
+            ids.map((_, index) => param(`id${index}`)),
+          ),
+      )
+      .all(byId);
+    const position = new Map(ids.map((row, index) => [row.id, index]));
+    return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+  }
+
+  /** Inserts a lead and counts it, in one transaction. */
+  insert(lead: NewLead): Promise<Lead> {
+    return this.scope.inTransaction(async (scope) => {
+      await scope.insertRows('leads', [this.toRow(lead)]);
+      await new LeadCountsRepository(scope).add(new PendingCounts().add([lead]));
+      return { ...lead, workspace_id: scope.workspaceId };
+    });
+  }
+
+  /**
+   * Inserts leads and counts them, in one transaction. Returns how many were
+   * written. A bulk writer may pass `pending` to gather the counts of many
+   * calls and write them once (LeadCountsRepository.add) in the same transaction.
+   */
+  insertMany(leads: readonly NewLead[], pending?: PendingCounts): Promise<number> {
+    if (leads.length === 0) return Promise.resolve(0);
+    return this.scope.inTransaction(async (scope) => {
+      const written = await scope.insertRows('leads', leads.map((lead) => this.toRow(lead)));
+      if (pending === undefined) await new LeadCountsRepository(scope).add(new PendingCounts().add(leads));
+      else pending.add(leads);
+      return written;
+    });
+  }
+
+  /** Applies `changes` in one UPDATE; undefined when the lead is not in the workspace. */
+  async update(id: string, changes: LeadChanges, updatedAt: string): Promise<Lead | undefined> {
+    const { codec } = this;
+    const shape: string[] = [];
+    const values: Record<string, unknown> = { id, updated_at: updatedAt };
+    const set: Record<string, unknown> = { updated_at: param('updated_at') };
+    for (const column of ['properties', 'location', 'summary'] as const) {
+      const change = changes[column];
+      if (change === undefined) continue;
+      if (change.mode === 'replace') {
+        shape.push(`${column}=`);
+        set[column] = param(column);
+        values[column] = change.value === null ? null : codec.json(change.value);
+      } else {
+        shape.push(`${column}+`);
+        set[column] = codec.mergePatch(column, param(column));
+        values[column] = codec.json(change.patch);
+      }
+    }
+    if (changes.company_id !== undefined) {
+      shape.push('company');
+      set.company_id = param('company_id');
+      values.company_id = changes.company_id;
+    }
+    const row = await this.scope
+      .template(`leads.update:${shape.join(',')}`, (q) =>
+        q.updateTable('leads').set(set).where('id', '=', param('id')).returning(COLUMNS),
+      )
+      .first(values);
+    return row && this.toLead(row as LeadRow);
+  }
+
+  private toRow(lead: NewLead) {
+    const { codec } = this;
+    return {
+      id: lead.id,
+      visitor_id: lead.visitor_id,
+      code: lead.code,
+      source: lead.source,
+      created_at: lead.created_at,
+      updated_at: lead.updated_at,
+      properties: codec.json(lead.properties),
+      location: codec.json(lead.location),
+      identity_id: lead.identity_id,
+      session_id: lead.session_id,
+      summary: codec.nullableJson(lead.summary),
+      company_id: lead.company_id,
+    };
+  }
+
+  /** JSON columns stay as stored text: responses pass them through unparsed. */
+  private toLead(row: LeadRow): Lead {
+    const { codec } = this;
+    return {
+      id: row.id,
+      visitor_id: row.visitor_id,
+      workspace_id: row.workspace_id,
+      code: row.code,
+      source: row.source,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      properties: codec.storedJson(row.properties),
+      location: codec.storedJson(row.location),
+      identity_id: row.identity_id,
+      session_id: row.session_id,
+      summary: codec.storedNullableJson(row.summary),
+      company_id: row.company_id,
+    };
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The rules of leads (CONTRACT C4.1, C4.2, C3.7): defaults on create, references
+ * that must stay inside the workspace, and updates by replacement or merge patch.
+ */
+import type { WorkspaceStore } from '../../repositories/index.js';
+import type { Page, PageResult } from '../../repositories/page.js';
+import type { LeadChanges, LeadFilters, NewLead } from '../../repositories/tenant/leads.repository.js';
+import type { LeadCreateInput, LeadUpdateInput } from '../../schemas/inputs.js';
+import { now } from '../../schemas/instants.js';
+import type { Lead } from '../../schemas/resources.js';
+import { ForbiddenReferenceError, NotFoundError } from '../errors.js';
+import { canonicalId, newId, optionalId, pathId } from '../ids.js';
+
+export type UpdateMode = 'replace' | 'merge';
+
+/** What the server decides for a new lead; an import may give its own id and timestamps. */
+export interface LeadStamps {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A new lead from a create body, with C4.1's defaults. */
+export function buildLead(input: LeadCreateInput, stamps: LeadStamps): NewLead {
+  return {
+    id: stamps.id,
+    visitor_id: input.visitor_id === undefined ? newId() : canonicalId(input.visitor_id),
+    code: input.code ?? null,
+    source: input.source ?? null,
+    created_at: stamps.createdAt,
+    updated_at: stamps.updatedAt,
+    properties: input.properties ?? {},
+    location: input.location ?? {},
+    identity_id: optionalId(input.identity_id),
+    session_id: optionalId(input.session_id),
+    summary: input.summary ?? null,
+    company_id: optionalId(input.company_id),
+  };
+}
+
+export class LeadsService {
+  constructor(private readonly store: WorkspaceStore) {}
+
+  list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+    return this.store.repos.leads.list(filters, page);
+  }
+
+  async get(id: string): Promise<Lead> {
+    const lead = await this.store.repos.leads.findById(pathId(id, 'lead'));
+    if (lead === undefined) throw new NotFoundError('lead');
+    return lead;
+  }
+
+  create(input: LeadCreateInput): Promise<Lead> {
+    const createdAt = now();
+    const lead = buildLead(input, { id: newId(), createdAt, updatedAt: createdAt });
+    return this.store.transaction(async (repos) => {
+      if (lead.identity_id !== null && !(await repos.identities.exists(lead.identity_id))) {
+        throw new ForbiddenReferenceError('identity_id');
+      }
+      if (lead.company_id !== null && !(await repos.companies.exists(lead.company_id))) {
+        throw new ForbiddenReferenceError('company_id');
+      }
+      return repos.leads.insert(lead);
+    });
+  }
+
+  update(id: string, update: LeadUpdateInput, mode: UpdateMode): Promise<Lead> {
+    const leadId = pathId(id, 'lead');
+    const changes: LeadChanges = {};
+    for (const field of ['properties', 'location'] as const) {
+      const value = update[field];
+      if (value !== undefined) changes[field] = mode === 'replace' ? { mode, value } : { mode, patch: value };
+    }
+    if (update.summary !== undefined) {
+      changes.summary =
+        mode === 'replace' || update.summary === null
+          ? { mode: 'replace', value: update.summary }
+          : { mode: 'merge', patch: update.summary };
+    }
+    const companyId = update.company_id === undefined ? undefined : optionalId(update.company_id);
+    if (companyId !== undefined) changes.company_id = companyId;
+    return this.store.transaction(async (repos) => {
+      if (companyId !== undefined && companyId !== null && !(await repos.companies.exists(companyId))) {
+        // A lead that is not in the workspace answers 404 whatever the body says.
+        if ((await repos.leads.findById(leadId)) === undefined) throw new NotFoundError('lead');
+        throw new ForbiddenReferenceError('company_id');
+      }
+      const lead = await repos.leads.update(leadId, changes, now());
+      if (lead === undefined) throw new NotFoundError('lead');
+      return lead;
+    });
+  }
+}
