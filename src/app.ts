@@ -4,7 +4,7 @@
  * OpenAPI document, the probes and the /api/v1 routes. Listening is left to
  * the caller (server.ts, or tests through inject).
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -39,6 +39,8 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** the clock of rate limits and key use records, for tests */
   clock?: Clock;
+  /** more routes under /api/v1 (tests add throwaway routes with it) */
+  extraRoutes?: FastifyPluginAsync;
 }
 
 const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -74,7 +76,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(compileValidator);
   for (const schema of [...RESOURCE_SCHEMAS, ErrorSchema]) app.addSchema(schema);
-  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (route) => routes.addRoute(route));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -93,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(companiesRoutes);
       await api.register(listsRoutes);
       await api.register(usersRoutes);
+      if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },
   );

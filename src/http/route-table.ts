@@ -1,12 +1,29 @@
 /**
- * The methods each route path answers, collected as routes are added, so the
- * not-found handler can tell an unknown path (404) from a known path asked
- * with another method (405 with Allow).
+ * Every route of the application, collected as routes are added: the methods
+ * each path answers, so the not-found handler can tell an unknown path (404)
+ * from a known path asked with another method (405 with Allow), and the
+ * routes themselves, so tests can walk all of them (the isolation matrix).
  */
+import type { RouteOptions } from 'fastify';
 
 interface Entry {
   pattern: RegExp;
   methods: Set<string>;
+}
+
+/** One route as it was registered. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+  schema: RouteOptions['schema'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** every route of this application (route-table.ts) */
+    routeTable: RouteTable;
+  }
 }
 
 function toPattern(url: string): RegExp {
@@ -20,6 +37,20 @@ function toPattern(url: string): RegExp {
 
 export class RouteTable {
   readonly #entries = new Map<string, Entry>();
+  readonly #routes: RegisteredRoute[] = [];
+
+  /** Records a route as Fastify's onRoute hook sees it. */
+  addRoute(route: RouteOptions): void {
+    this.add(route.method, route.url);
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      this.#routes.push({ method: method.toUpperCase(), url: route.url, public: route.config?.public === true, schema: route.schema });
+    }
+  }
+
+  /** Every route registered, HEAD included. */
+  routes(): readonly RegisteredRoute[] {
+    return this.#routes;
+  }
 
   add(methods: string | string[], url: string): void {
     let entry = this.#entries.get(url);
