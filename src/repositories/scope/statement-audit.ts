@@ -14,8 +14,13 @@ import { TENANT_TABLES } from '../../db/schema.js';
 type Node = OperationNode & Record<string, unknown>;
 
 const WORKSPACE_COLUMN = 'workspace_id';
-const TENANT = new Set<string>(TENANT_TABLES);
-const TENANT_WORD = new RegExp(`\\b(${TENANT_TABLES.join('|')})\\b`, 'i');
+
+/** The tables a statement must name its workspace for. */
+interface Audit {
+  tables: ReadonlySet<string>;
+  word: RegExp;
+  violations: string[];
+}
 
 interface Source {
   table: string;
@@ -75,7 +80,9 @@ function isValue(node: unknown): boolean {
   return isNode(node) && (node.kind === 'ValueNode' || node.kind === 'RawNode');
 }
 
-function checkQuery(node: Node, violations: string[]): void {
+function checkQuery(node: Node, audit: Audit): void {
+  const { violations } = audit;
+  const TENANT = audit.tables;
   const sources: Source[] = [];
   const conditions: Node[] = [];
   const add = (candidate: unknown) => {
@@ -136,25 +143,36 @@ function checkQuery(node: Node, violations: string[]): void {
   }
 }
 
-function walk(value: unknown, violations: string[]): void {
+function walk(value: unknown, audit: Audit): void {
   if (Array.isArray(value)) {
-    for (const item of value) walk(item, violations);
+    for (const item of value) walk(item, audit);
     return;
   }
   if (!isNode(value)) return;
-  if (value.kind.endsWith('QueryNode')) checkQuery(value, violations);
+  if (value.kind.endsWith('QueryNode')) checkQuery(value, audit);
   if (value.kind === 'RawNode') {
     const text = (value.sqlFragments as readonly string[]).join(' ');
-    if (TENANT_WORD.test(text)) violations.push(`raw SQL naming a tenant table: ${text.trim().slice(0, 80)}`);
+    if (audit.word.test(text)) audit.violations.push(`raw SQL naming a tenant table: ${text.trim().slice(0, 80)}`);
   }
   for (const key of Object.keys(value)) {
-    if (key !== 'kind') walk(value[key], violations);
+    if (key !== 'kind') walk(value[key], audit);
   }
 }
 
-/** What is wrong with `statement` for the tenant boundary; empty when nothing is. */
-export function auditStatement(statement: OperationNode): string[] {
-  const violations: string[] = [];
-  walk(statement, violations);
-  return violations;
+/**
+ * What is wrong with `statement` for the tenant boundary; empty when nothing
+ * is. `tables` are those whose rows belong to a workspace: the tenant tables
+ * by default (the SQL snapshot check adds the operator ones).
+ */
+export function auditStatement(statement: OperationNode, tables: readonly string[] = TENANT_TABLES): string[] {
+  const rules = tables === TENANT_TABLES ? TENANT_RULES : rulesFor(tables);
+  const audit: Audit = { ...rules, violations: [] };
+  walk(statement, audit);
+  return audit.violations;
 }
+
+function rulesFor(tables: readonly string[]): Omit<Audit, 'violations'> {
+  return { tables: new Set(tables), word: new RegExp(`\\b(${tables.join('|')})\\b`, 'i') };
+}
+
+const TENANT_RULES = rulesFor(TENANT_TABLES);

@@ -1,0 +1,284 @@
+/**
+ * The calls whose SQL is written down: for every public method of every
+ * repository, one call per shape of statement it can run (which filters are
+ * present, first or deep page, replace or merge). The types require an entry
+ * for every public method, so a new method cannot be added without its SQL
+ * appearing in src/queries.
+ */
+import type { Kysely } from 'kysely';
+import type { Codec } from '../../src/db/codec.js';
+import type { Schema } from '../../src/db/schema.js';
+import { ApiKeysRepository } from '../../src/repositories/operator/api-keys.repository.js';
+import { PeopleRepository } from '../../src/repositories/operator/people.repository.js';
+import { WorkspacesRepository } from '../../src/repositories/operator/workspaces.repository.js';
+import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
+import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
+import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
+import { IdentitiesRepository } from '../../src/repositories/tenant/identities.repository.js';
+import { LeadCountsRepository, PendingCounts } from '../../src/repositories/tenant/lead-counts.repository.js';
+import { LeadsRepository, type NewLead } from '../../src/repositories/tenant/leads.repository.js';
+import { ListsRepository } from '../../src/repositories/tenant/lists.repository.js';
+import { MembersRepository } from '../../src/repositories/tenant/members.repository.js';
+import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
+import type { WorkspaceId } from '../../src/tenancy/workspace-id.js';
+import { STAND_IN_ID } from './recording-dialect.js';
+
+export const WORKSPACE = '0190a0a0-0000-7000-8000-00000000000a' as WorkspaceId;
+const ID = STAND_IN_ID;
+const AT = '2026-01-01T12:00:00.000Z';
+const FIRST_PAGE = { limit: 50, offset: 0 };
+const DEEP_PAGE = { limit: 50, offset: 10_000 };
+
+interface Example<Args> {
+  /** what is special about this call: its filter shape, its page */
+  label: string;
+  args: Args;
+}
+
+type PublicMethods<R> = {
+  [K in keyof R as R[K] extends (...args: never[]) => Promise<unknown> ? K : never]: R[K];
+};
+
+export type Examples<R> = {
+  [K in keyof PublicMethods<R>]: PublicMethods<R>[K] extends (...args: infer A) => unknown ? Example<A>[] : never;
+};
+
+const one = <const A extends unknown[]>(args: [...A], label = ''): Example<A> => ({ label, args });
+
+export interface RepositoryExamples {
+  /** the file the SQL goes to, in src/queries, without the dialect */
+  name: string;
+  className: string;
+  make(db: Kysely<Schema>, codec: Codec): object;
+  examples: Record<string, Example<unknown[]>[]>;
+}
+
+function tenant<R>(
+  name: string,
+  Repository: new (scope: TenantScope) => R,
+  examples: Examples<R>,
+): RepositoryExamples {
+  return {
+    name,
+    className: Repository.name,
+    make: (db, codec) => new Repository(new TenantScope(db, WORKSPACE, codec)) as object,
+    examples: examples as unknown as Record<string, Example<unknown[]>[]>,
+  };
+}
+
+function operator<R>(
+  name: string,
+  Repository: new (db: Kysely<Schema>, codec: Codec) => R,
+  examples: Examples<R>,
+): RepositoryExamples {
+  return {
+    name,
+    className: Repository.name,
+    make: (db, codec) => new Repository(db, codec) as object,
+    examples: examples as unknown as Record<string, Example<unknown[]>[]>,
+  };
+}
+
+const lead: NewLead = {
+  id: ID,
+  visitor_id: ID,
+  code: 'LD-1',
+  source: 'website',
+  created_at: AT,
+  updated_at: AT,
+  properties: {},
+  location: {},
+  identity_id: null,
+  session_id: null,
+  summary: null,
+  company_id: null,
+};
+
+const exists = { exists: [one([ID])], existingIds: [one([[ID, ID]])] };
+
+export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
+  tenant('leads.repository', LeadsRepository, {
+    ...exists,
+    findById: [one([ID])],
+    list: [
+      one([{}, FIRST_PAGE], 'no filter, first page'),
+      one([{}, DEEP_PAGE], 'no filter, deep page (ids through the index, then rows)'),
+      one([{ source: 'website' }, FIRST_PAGE], 'source'),
+      one([{ code: 'LD-1' }, FIRST_PAGE], 'code (counted row by row)'),
+      one([{ createdAfter: '2026-01-01T00:00:00.000Z', createdBefore: '2026-02-01T00:00:00.000Z' }, FIRST_PAGE], 'date-only range'),
+      one(
+        [{ source: 'website', createdAfter: '2026-01-01T09:00:00.000Z', createdBefore: '2026-02-01T18:00:00.000Z' }, FIRST_PAGE],
+        'source and a range with times (edge days counted)',
+      ),
+      one([{ createdAfter: '2026-01-01T09:00:00.000Z', createdBefore: '2026-01-01T18:00:00.000Z' }, FIRST_PAGE], 'range within one day'),
+    ],
+    insert: [one([lead])],
+    insertMany: [one([[lead, { ...lead, created_at: '2026-01-02T00:00:00.000Z' }]])],
+    update: [
+      one([ID, { properties: { mode: 'replace', value: {} } }, AT], 'application/json: properties replaced'),
+      one([ID, { properties: { mode: 'merge', patch: {} }, summary: { mode: 'replace', value: null }, company_id: ID }, AT], 'merge patch, summary cleared, company set'),
+    ],
+  }),
+  tenant('lead-counts.repository', LeadCountsRepository, {
+    add: [
+      one([new PendingCounts().add([lead])], 'one lead'),
+      one([new PendingCounts().add([lead, { source: 'campaign', created_at: '2026-01-03T00:00:00.000Z' }])], 'a batch'),
+    ],
+    sum: [one(['*', {}], 'every day'), one(['=website', { after: { day: '2026-01-01', inclusive: true }, before: { day: '2026-02-01', inclusive: false } }], 'a range of days')],
+  }),
+  tenant('identities.repository', IdentitiesRepository, {
+    ...exists,
+    findById: [one([ID])],
+    list: [
+      one([{}, FIRST_PAGE], 'no filter'),
+      one([{ email: 'Ada@Example.com', visitorId: ID, isFavorite: true, createdAfter: AT, createdBefore: AT }, FIRST_PAGE], 'every filter'),
+    ],
+    insert: [
+      one([
+        {
+          id: ID,
+          visitor_id: ID,
+          email: 'ada@example.com',
+          name: 'Ada',
+          traits: {},
+          first_seen: AT,
+          last_seen: AT,
+          ip: null,
+          city: null,
+          country: null,
+          is_favorite: false,
+          created_at: AT,
+        },
+      ]),
+    ],
+    insertMany: [
+      one([
+        [
+          {
+            id: ID,
+            visitor_id: ID,
+            email: null,
+            name: null,
+            traits: {},
+            first_seen: AT,
+            last_seen: AT,
+            ip: null,
+            city: null,
+            country: null,
+            is_favorite: false,
+            created_at: AT,
+          },
+        ],
+      ]),
+    ],
+    update: [
+      one([ID, { name: 'Ada', is_favorite: true, traits: { mode: 'replace', value: {} } }], 'application/json'),
+      one([ID, { traits: { mode: 'merge', patch: {} } }], 'merge patch'),
+      one([ID, {}], 'empty body (reads the identity)'),
+    ],
+  }),
+  tenant('activity.repository', ActivityRepository, {
+    ...exists,
+    listForIdentity: [one([ID, FIRST_PAGE])],
+    insertMany: [
+      one([[{ id: ID, identity_id: ID, type: 'page_view', who: 'Ada', what: 'Viewed /pricing', source: 'web', created_at: AT }]]),
+    ],
+  }),
+  tenant('personalities.repository', PersonalitiesRepository, {
+    ...exists,
+    listForVisitor: [one([ID, 1000])],
+    insertMany: [
+      one([
+        [
+          {
+            id: ID,
+            visitor_id: ID,
+            score: 0.5,
+            personality: { type: 'Analytical', traits: ['analytical'] as string[] },
+            features: {},
+            learning_percentage: 0.25,
+            created_at: AT,
+          },
+        ],
+      ]),
+    ],
+  }),
+  tenant('companies.repository', CompaniesRepository, {
+    ...exists,
+    findById: [one([ID])],
+    list: [one([{}, FIRST_PAGE], 'no filter'), one([{ name: 'acme', domain: 'acme.com' }, FIRST_PAGE], 'name and domain')],
+    insertMany: [
+      one([[{ id: ID, name: 'Acme', domain: 'acme.com', description: null, employees: '51-200', main_industry: null, created_at: AT }]]),
+    ],
+  }),
+  tenant('lists.repository', ListsRepository, {
+    ...exists,
+    list: [one([FIRST_PAGE])],
+    insertMany: [one([[{ id: ID, name: 'Hot', description: null, color: '#ff0000', created_at: AT }]])],
+  }),
+  tenant('members.repository', MembersRepository, {
+    findMember: [one([ID])],
+    list: [one([{}, FIRST_PAGE], 'no filter'), one([{ role: 'admin' }, FIRST_PAGE], 'role')],
+    upsert: [one([[{ user_id: ID, role: 'admin', joined_at: AT }]])],
+  }),
+  operator('workspaces.repository', WorkspacesRepository, {
+    insert: [one([{ id: ID, name: 'Acme', created_at: AT }])],
+    findById: [one([ID])],
+    listAll: [one([])],
+    isEmpty: [one([])],
+    recordKeyUse: [one([WORKSPACE, 'production', AT], 'production key'), one([WORKSPACE, 'development', AT], 'development key')],
+  }),
+  operator('api-keys.repository', ApiKeysRepository, {
+    insert: [
+      one([
+        {
+          id: ID,
+          workspace_id: WORKSPACE,
+          type: 'production',
+          name: null,
+          key_hash: 'hash',
+          hint: 'abcd',
+          created_at: AT,
+          last_used_at: null,
+          revoked_at: null,
+          replaces: null,
+        },
+      ]),
+    ],
+    findActiveByHash: [one(['hash'])],
+    findById: [one([ID])],
+    listActive: [one([WORKSPACE])],
+    revoke: [one([WORKSPACE, ID, AT])],
+    recordUse: [one([WORKSPACE, ID, AT])],
+  }),
+  operator('people.repository', PeopleRepository, {
+    idsByEmail: [one([['ada@example.com']])],
+    emailsOfIds: [one([[ID]])],
+    insertMany: [
+      one([
+        [
+          {
+            id: ID,
+            email: 'Ada@Example.com',
+            email_normalized: 'ada@example.com',
+            name: 'Ada',
+            avatar: null,
+            username: null,
+            language: null,
+            created_at: AT,
+          },
+        ],
+      ]),
+    ],
+  }),
+];
+
+/**
+ * Operator statements on tables whose rows name a workspace that cannot
+ * filter by one, and why. Anything else that reaches such a table without
+ * `workspace_id = …` fails the snapshot check.
+ */
+export const UNSCOPED_ALLOWED: Record<string, string> = {
+  'ApiKeysRepository.findActiveByHash': 'a request learns its workspace from its key',
+  'ApiKeysRepository.findById': 'the CLI rotates and revokes a key by its id',
+};
