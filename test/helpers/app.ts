@@ -4,7 +4,7 @@
  * authenticated requests through Fastify's inject (real HTTP semantics,
  * no socket).
  */
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { RateLimitConfig } from '../../src/config.js';
 import type { StoreKind } from '../../src/db/codec.js';
@@ -32,6 +32,8 @@ export interface TestApp {
   createWorkspace(name?: string): Promise<TestWorkspace>;
   /** a request with the workspace's production key as a Bearer token */
   as(workspace: TestWorkspace, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** listens on a free loopback port (once) and answers its base URL, for tests over real HTTP */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export interface TestAppOptions {
   trustProxy?: boolean;
   /** reuse a database (several apps over one store) */
   db?: TestDatabase;
+  /** more routes under /api/v1 */
+  extraRoutes?: FastifyPluginAsync;
 }
 
 let counter = 0;
@@ -54,8 +58,10 @@ export async function createTestApp(kind: StoreKind, options: TestAppOptions = {
     database: db.database,
     clock: options.clock,
     limiter: options.limiter,
+    extraRoutes: options.extraRoutes,
   });
   await app.ready();
+  let listening: Promise<string> | undefined;
   return {
     kind,
     app,
@@ -77,6 +83,10 @@ export async function createTestApp(kind: StoreKind, options: TestAppOptions = {
         ...request,
         headers: { authorization: `Bearer ${workspace.production.key}`, ...request.headers },
       });
+    },
+    listen() {
+      listening ??= app.listen({ host: '127.0.0.1', port: 0 });
+      return listening;
     },
     async close() {
       await app.close();

@@ -1,0 +1,220 @@
+/**
+ * The isolation matrix: what each route of the application must show about
+ * workspace isolation, and the fixtures that let it be shown. Every route the
+ * application registers must appear here (as a tenant operation, or as a
+ * route that serves no workspace's data, with the reason); planMatrix()
+ * reports those that do not, so a route added without coverage fails the
+ * test on the day it is added (test/http/isolation-matrix.test.ts).
+ *
+ * The fixtures give two workspaces the same ids for every resource that can
+ * be given an id (ids are unique per workspace only), plus ids that exist in
+ * one workspace only, so that a query that forgets its workspace answers
+ * with the other workspace's row and is seen.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RegisteredRoute } from '../../src/http/route-table.js';
+import type { TestApp, TestWorkspace } from './app.js';
+import { importRows } from './fixtures.js';
+
+export type Resource = 'leads' | 'identities' | 'activity' | 'personalities' | 'companies' | 'lists' | 'users';
+
+export type Operation =
+  /** a collection: walked to its end, it holds the caller's items only */
+  | { kind: 'list'; resource: Resource }
+  /** one item by path id: another workspace's id answers like an unknown id; a shared id answers the caller's item */
+  | { kind: 'read'; resource: Resource }
+  /** a change by path id: as read, and the other workspace's item never changes; references to its items are refused */
+  | { kind: 'update'; resource: Resource; body: Record<string, unknown> }
+  /** a creation: references to another workspace's items are refused and create nothing */
+  | { kind: 'create'; resource: Resource; body: Record<string, unknown> }
+  /** the items of one parent item: another workspace's parent answers like an unknown one; a shared parent lists the caller's items */
+  | { kind: 'children'; parent: Resource; child: Resource; paged: boolean };
+
+/** Routes that serve no workspace's data, and why they are safe. */
+export const NOT_TENANT: Record<string, string> = {
+  'GET /healthz': 'says the process is up; no data',
+  'GET /readyz': 'says whether the store answers; no data',
+  'GET /metrics': 'operator metrics, behind METRICS_TOKEN; counts by route, no workspace data',
+  'GET /api/v1/openapi.json': 'the API description; no data',
+};
+
+export const MATRIX: Record<string, Operation> = {
+  'GET /api/v1/leads': { kind: 'list', resource: 'leads' },
+  'POST /api/v1/leads': { kind: 'create', resource: 'leads', body: { code: 'matrix-create' } },
+  'GET /api/v1/leads/:id': { kind: 'read', resource: 'leads' },
+  'PATCH /api/v1/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { changed: true }, summary: { x: 1 } } },
+  'GET /api/v1/identities': { kind: 'list', resource: 'identities' },
+  'POST /api/v1/identities': { kind: 'create', resource: 'identities', body: { email: 'matrix@example.com' } },
+  'GET /api/v1/identities/:id': { kind: 'read', resource: 'identities' },
+  'PATCH /api/v1/identities/:id': { kind: 'update', resource: 'identities', body: { name: 'Changed', is_favorite: true } },
+  'GET /api/v1/identities/:id/activity': { kind: 'children', parent: 'identities', child: 'activity', paged: true },
+  'GET /api/v1/identities/:id/personalities': { kind: 'children', parent: 'identities', child: 'personalities', paged: false },
+  'GET /api/v1/companies': { kind: 'list', resource: 'companies' },
+  'GET /api/v1/companies/:id': { kind: 'read', resource: 'companies' },
+  'GET /api/v1/lists': { kind: 'list', resource: 'lists' },
+  'GET /api/v1/users': { kind: 'list', resource: 'users' },
+  'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
+};
+
+/** Body fields that name another resource of the workspace (CONTRACT C3.7). */
+export const REFERENCE_FIELDS: Record<string, Resource> = { identity_id: 'identities', company_id: 'companies' };
+/** Body fields that are ids but name no resource (C3.7: free UUIDs). */
+export const FREE_ID_FIELDS = new Set(['visitor_id', 'session_id']);
+
+export interface PlannedOperation {
+  key: string;
+  route: RegisteredRoute;
+  operation: Operation;
+  /** the body's reference fields, read from the route's schema */
+  references: string[];
+}
+
+export interface Plan {
+  operations: PlannedOperation[];
+  /** routes the matrix says nothing about: each one fails the test */
+  uncovered: string[];
+}
+
+function bodyIdFields(route: RegisteredRoute): string[] {
+  const body = (route.schema as { body?: { properties?: Record<string, { format?: string; type?: unknown }> } } | undefined)?.body;
+  return Object.entries(body?.properties ?? {})
+    .filter(([name]) => name.endsWith('_id'))
+    .map(([name]) => name);
+}
+
+export function planMatrix(routes: readonly RegisteredRoute[]): Plan {
+  const operations: PlannedOperation[] = [];
+  const uncovered: string[] = [];
+  const seen = new Set<string>();
+  for (const route of routes) {
+    // HEAD answers as GET does (Fastify adds it to every GET route)
+    if (route.method === 'HEAD') continue;
+    const key = `${route.method} ${route.url.replace(/\/$/, '')}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (NOT_TENANT[key] !== undefined) continue;
+    const operation = MATRIX[key];
+    if (operation === undefined) {
+      uncovered.push(key);
+      continue;
+    }
+    const ids = bodyIdFields(route).filter((name) => !FREE_ID_FIELDS.has(name));
+    const unknown = ids.filter((name) => REFERENCE_FIELDS[name] === undefined);
+    if (unknown.length > 0) uncovered.push(`${key} (body reference ${unknown.join(', ')} names no fixture resource)`);
+    operations.push({ key, route, operation, references: ids.filter((name) => REFERENCE_FIELDS[name] !== undefined) });
+  }
+  return { operations, uncovered };
+}
+
+/** What one workspace holds, by resource. */
+export interface Holdings {
+  workspace: TestWorkspace;
+  tag: string;
+  /** every id of the resource in this workspace */
+  ids: Record<Resource, Set<string>>;
+  /** an id of the resource that exists in this workspace only */
+  only: Record<Resource, string>;
+  /** the children of each parent, by child resource */
+  children: Record<string, Record<string, Set<string>>>;
+}
+
+/** Ids both workspaces use for their own, different, items. */
+export interface SharedIds {
+  leads: string;
+  identities: string;
+  activity: string;
+  personalities: string;
+  companies: string;
+  lists: string;
+  users: string;
+  visitor: string;
+}
+
+export function sharedIds(): SharedIds {
+  return {
+    leads: randomUUID(),
+    identities: randomUUID(),
+    activity: randomUUID(),
+    personalities: randomUUID(),
+    companies: randomUUID(),
+    lists: randomUUID(),
+    users: randomUUID(),
+    visitor: randomUUID(),
+  };
+}
+
+/** The value of a field that tells the two workspaces' items with a shared id apart. */
+export const MARKER: Record<Resource, (tag: string) => [string, unknown]> = {
+  leads: (tag) => ['code', `${tag}-shared`],
+  identities: (tag) => ['name', `${tag} Shared`],
+  activity: (tag) => ['what', `${tag} shared activity`],
+  personalities: (tag) => ['personality', { type: tag, traits: [tag] }],
+  companies: (tag) => ['name', `${tag} Shared Company`],
+  lists: (tag) => ['name', `${tag} shared list`],
+  users: (tag) => ['workspace_role', tag === 'A' ? 'admin' : 'viewer'],
+};
+
+const set = (...ids: string[]) => new Set(ids);
+
+/** Fills a workspace with one shared and one own item of every resource, through the import. */
+export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: string, shared: SharedIds): Promise<Holdings> {
+  const own = sharedIds();
+  const lower = tag.toLowerCase();
+  const ws = workspace.id;
+  await importRows(t, ws, 'companies', [
+    { id: shared.companies, name: `${tag} Shared Company`, domain: `${lower}-shared.example` },
+    { id: own.companies, name: `${tag} Own Company`, domain: `${lower}-own.example` },
+  ]);
+  await importRows(t, ws, 'lists', [
+    { id: shared.lists, name: `${tag} shared list`, color: '#112233' },
+    { id: own.lists, name: `${tag} own list` },
+  ]);
+  await importRows(t, ws, 'identities', [
+    { id: shared.identities, visitor_id: shared.visitor, email: `${lower}.shared@example.com`, name: `${tag} Shared` },
+    { id: own.identities, visitor_id: own.visitor, email: `${lower}.own@example.com`, name: `${tag} Own`, is_favorite: true },
+  ]);
+  const extraActivity = randomUUID();
+  await importRows(t, ws, 'activity', [
+    { id: shared.activity, identity_id: shared.identities, type: 'page_view', what: `${tag} shared activity`, source: 'web' },
+    { id: own.activity, identity_id: shared.identities, type: 'event', what: `${tag} own activity`, source: 'web' },
+    { id: extraActivity, identity_id: own.identities, type: 'page_view', what: `${tag} other`, source: 'web' },
+  ]);
+  await importRows(t, ws, 'personalities', [
+    { id: shared.personalities, visitor_id: shared.visitor, score: 0.5, personality: { type: tag, traits: [tag] }, learning_percentage: 0.5 },
+    { id: own.personalities, visitor_id: own.visitor, score: 0.25, personality: { type: `${tag}2`, traits: [] }, learning_percentage: 0.25 },
+  ]);
+  await importRows(t, ws, 'leads', [
+    { id: shared.leads, code: `${tag}-shared`, source: `${lower}-source`, identity_id: shared.identities, company_id: shared.companies },
+    { id: own.leads, code: `${tag}-own`, source: `${lower}-source`, visitor_id: own.visitor },
+  ]);
+  await importRows(t, ws, 'users', [
+    { id: shared.users, email: 'shared.person@example.com', name: 'Shared Person', workspace_role: MARKER.users(tag)[1] as string },
+    { id: own.users, email: `${lower}.member@example.com`, name: `${tag} Member`, workspace_role: 'member' },
+  ]);
+  return {
+    workspace,
+    tag,
+    ids: {
+      leads: set(shared.leads, own.leads),
+      identities: set(shared.identities, own.identities),
+      activity: set(shared.activity, own.activity, extraActivity),
+      personalities: set(shared.personalities, own.personalities),
+      companies: set(shared.companies, own.companies),
+      lists: set(shared.lists, own.lists),
+      users: set(shared.users, own.users),
+    },
+    only: {
+      leads: own.leads,
+      identities: own.identities,
+      activity: own.activity,
+      personalities: own.personalities,
+      companies: own.companies,
+      lists: own.lists,
+      users: own.users,
+    },
+    children: {
+      activity: { [shared.identities]: set(shared.activity, own.activity), [own.identities]: set(extraActivity) },
+      personalities: { [shared.identities]: set(shared.personalities), [own.identities]: set(own.personalities) },
+    },
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * Workspace isolation on every route the application registers, over real
+ * HTTP, on both stores (spec general rule 2, spec Authentication 8, CONTRACT
+ * C3.6, C3.7, C4.7, C0). The list of operations comes from the route table:
+ * a route the matrix (helpers/isolation-matrix.ts) does not cover fails here,
+ * and the last test shows that with a throwaway route. Both workspaces hold
+ * items with the same ids (ids are unique per workspace only), so a query that
+ * forgets its workspace answers with the other workspace's item and is seen.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
+import {
+  MARKER,
+  MATRIX,
+  planMatrix,
+  REFERENCE_FIELDS,
+  seedHoldings,
+  sharedIds,
+  type Holdings,
+  type PlannedOperation,
+  type Resource,
+  type SharedIds,
+} from '../helpers/isolation-matrix.js';
+import { storeKinds } from '../helpers/stores.js';
+
+interface Answer {
+  status: number;
+  workspace: string | null;
+  body: Record<string, unknown>;
+}
+
+const LIST_PATH: Record<Resource, string> = {
+  leads: '/api/v1/leads',
+  identities: '/api/v1/identities',
+  activity: '',
+  personalities: '',
+  companies: '/api/v1/companies',
+  lists: '/api/v1/lists',
+  users: '/api/v1/users',
+};
+
+describe.each(storeKinds())('isolation matrix on %s', (kind) => {
+  let t: TestApp;
+  let base: string;
+  let a: Holdings;
+  let b: Holdings;
+  let shared: SharedIds;
+  let plan: ReturnType<typeof planMatrix>;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    base = await t.listen();
+    shared = sharedIds();
+    a = await seedHoldings(t, await t.createWorkspace('Matrix A'), 'A', shared);
+    b = await seedHoldings(t, await t.createWorkspace('Matrix B'), 'B', shared);
+    plan = planMatrix(t.app.routeTable.routes());
+  });
+  afterAll(async () => t?.close());
+
+  async function call(
+    workspace: TestWorkspace,
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = 'application/json',
+  ): Promise<Answer> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${workspace.production.key}`,
+        ...(body === undefined ? {} : { 'content-type': contentType }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, workspace: response.headers.get('x-workspace-id'), body: (await response.json()) as Record<string, unknown> };
+  }
+
+  const pathOf = (operation: PlannedOperation, id: string) => operation.route.url.replace(':id', id);
+
+  /** Every item of a list, walked page by page (limit 1) to its end. */
+  async function walk(caller: Holdings, path: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    for (let offset = 0; ; offset += 1) {
+      const page = await call(caller.workspace, 'GET', `${path}${path.includes('?') ? '&' : '?'}limit=1&offset=${offset}`);
+      expect(page.status, path).toBe(200);
+      expect(page.workspace).toBe(caller.workspace.id);
+      const data = page.body.data as Record<string, unknown>[];
+      const pagination = page.body.pagination as { total: number };
+      items.push(...data);
+      if (offset + 1 >= pagination.total) {
+        expect(items.length, `${path}: every page of the total was served`).toBe(pagination.total);
+        return items;
+      }
+    }
+  }
+
+  function expectCallersItems(caller: Holdings, resource: Resource, items: Record<string, unknown>[], expected: Set<string>) {
+    const ids = items.map((item) => item.id as string);
+    expect(new Set(ids).size, 'no item twice').toBe(ids.length);
+    expect(new Set(ids)).toEqual(expected);
+    for (const item of items) {
+      if ('workspace_id' in item) expect(item.workspace_id).toBe(caller.workspace.id);
+      const [field, value] = MARKER[resource](caller.tag);
+      if (item.id === shared[resource]) expect(item[field], `${resource} ${String(item.id)} is the caller's`).toEqual(value);
+    }
+  }
+
+  async function unknownAnswer(caller: Holdings, operation: PlannedOperation, body?: unknown): Promise<Answer> {
+    const answer = await call(caller.workspace, operation.route.method, pathOf(operation, randomUUID()), body);
+    expect(answer.status).toBe(404);
+    return answer;
+  }
+
+  async function checkList(caller: Holdings, resource: Resource) {
+    expectCallersItems(caller, resource, await walk(caller, LIST_PATH[resource]), caller.ids[resource]);
+  }
+
+  async function checkRead(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: Resource) {
+    const unknown = await unknownAnswer(caller, operation);
+    const foreign = await call(caller.workspace, 'GET', pathOf(operation, other.only[resource]));
+    expect(foreign).toEqual({ ...unknown, workspace: caller.workspace.id });
+    const own = await call(caller.workspace, 'GET', pathOf(operation, shared[resource]));
+    expect(own.status).toBe(200);
+    expectCallersItems(caller, resource, [own.body.data as Record<string, unknown>], new Set([shared[resource]]));
+  }
+
+  async function checkChildren(caller: Holdings, other: Holdings, operation: PlannedOperation, parent: Resource, child: Resource, paged: boolean) {
+    const unknown = await unknownAnswer(caller, operation);
+    expect(await call(caller.workspace, 'GET', pathOf(operation, other.only[parent]))).toEqual({ ...unknown, workspace: caller.workspace.id });
+    const path = pathOf(operation, shared[parent]);
+    const items = paged ? await walk(caller, path) : ((await call(caller.workspace, 'GET', path)).body.data as Record<string, unknown>[]);
+    expectCallersItems(caller, child, items, caller.children[child]![shared[parent]]!);
+  }
+
+  async function read(holder: Holdings, resource: Resource, id: string) {
+    return call(holder.workspace, 'GET', `${LIST_PATH[resource]}/${id}`);
+  }
+
+  async function checkUpdate(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: Resource, body: Record<string, unknown>) {
+    const foreignReferences = Object.fromEntries(operation.references.map((field) => [field, other.only[REFERENCE_FIELDS[field]!]]));
+    const unknown = await unknownAnswer(caller, operation, body);
+    // another workspace's item, even with references to that workspace's items: 404 as if unknown, and unchanged
+    const before = await read(other, resource, other.only[resource]);
+    for (const contentType of ['application/json', 'application/merge-patch+json']) {
+      const answer = await call(caller.workspace, 'PATCH', pathOf(operation, other.only[resource]), { ...body, ...foreignReferences }, contentType);
+      expect(answer, contentType).toEqual({ ...unknown, workspace: caller.workspace.id });
+    }
+    expect(await read(other, resource, other.only[resource])).toEqual(before);
+
+    // the caller's own item with a shared id changes; the other workspace's item with that id does not
+    const otherShared = await read(other, resource, shared[resource]);
+    const changed = await call(caller.workspace, 'PATCH', pathOf(operation, shared[resource]), body);
+    expect(changed.status).toBe(200);
+    expect((changed.body.data as { id: string }).id).toBe(shared[resource]);
+    expect(await read(other, resource, shared[resource])).toEqual(otherShared);
+
+    // a reference to another workspace's item is refused and changes nothing (C3.7)
+    for (const field of operation.references) {
+      const own = await read(caller, resource, shared[resource]);
+      const refused = await call(caller.workspace, 'PATCH', pathOf(operation, shared[resource]), { [field]: foreignReferences[field] });
+      expect(refused.status, field).toBe(403);
+      expect(refused.body).toEqual({ error: 'forbidden', message: 'access denied to requested resource', details: { field } });
+      expect(await read(caller, resource, shared[resource])).toEqual(own);
+    }
+  }
+
+  async function total(holder: Holdings, resource: Resource): Promise<number> {
+    return ((await call(holder.workspace, 'GET', `${LIST_PATH[resource]}?limit=1`)).body.pagination as { total: number }).total;
+  }
+
+  async function checkCreate(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: Resource, body: Record<string, unknown>) {
+    for (const field of operation.references) {
+      const totals = [await total(caller, resource), await total(other, resource)];
+      const refused = await call(caller.workspace, 'POST', operation.route.url, { ...body, [field]: other.only[REFERENCE_FIELDS[field]!] });
+      expect(refused.status, field).toBe(403);
+      expect(refused.body).toEqual({ error: 'forbidden', message: 'access denied to requested resource', details: { field } });
+      expect([await total(caller, resource), await total(other, resource)]).toEqual(totals);
+    }
+    // references by a shared id name the caller's own items
+    const references = Object.fromEntries(operation.references.map((field) => [field, shared[REFERENCE_FIELDS[field]!]]));
+    const created = await call(caller.workspace, 'POST', operation.route.url, { ...body, ...references });
+    expect(created.status).toBe(201);
+    const item = created.body.data as Record<string, unknown>;
+    expect(item).toMatchObject({ workspace_id: caller.workspace.id, ...references });
+    caller.ids[resource].add(item.id as string);
+    expect((await read(other, resource, item.id as string)).status).toBe(404);
+  }
+
+  it('covers every route the application registers, and every entry names a real route', () => {
+    expect(plan.uncovered).toEqual([]);
+    expect(plan.operations.map((operation) => operation.key).sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  for (const key of Object.keys(MATRIX)) {
+    it(`${key}`, async () => {
+      const operation = plan.operations.find((candidate) => candidate.key === key);
+      expect(operation, `${key} is registered`).toBeDefined();
+      const spec = operation!.operation;
+      for (const [caller, other] of [
+        [b, a],
+        [a, b],
+      ] as const) {
+        switch (spec.kind) {
+          case 'list':
+            await checkList(caller, spec.resource);
+            break;
+          case 'read':
+            await checkRead(caller, other, operation!, spec.resource);
+            break;
+          case 'children':
+            await checkChildren(caller, other, operation!, spec.parent, spec.child, spec.paged);
+            break;
+          case 'update':
+            await checkUpdate(caller, other, operation!, spec.resource, spec.body);
+            break;
+          case 'create':
+            await checkCreate(caller, other, operation!, spec.resource, spec.body);
+            break;
+        }
+      }
+    });
+  }
+});
+
+describe('the isolation matrix itself', () => {
+  it('fails for a route added without coverage, and for a body reference it has no fixture for', async () => {
+    const throwaway: FastifyPluginAsync = async (app) => {
+      app.get('/things/:id', async () => ({ data: {} }));
+      app.post('/things', { schema: { body: { type: 'object', properties: { account_id: { type: 'string' } } } } }, async () => ({}));
+      app.post('/leads/:id/notes', { schema: { body: { type: 'object', properties: { note: { type: 'string' } } } } }, async () => ({}));
+    };
+    const t = await createTestApp('sqlite', { extraRoutes: throwaway });
+    try {
+      const { uncovered } = planMatrix(t.app.routeTable.routes());
+      expect(uncovered).toEqual(['GET /api/v1/things/:id', 'POST /api/v1/things', 'POST /api/v1/leads/:id/notes']);
+    } finally {
+      await t.close();
+    }
+  });
+});
