@@ -664,6 +664,51 @@ describe.each(storeKinds())('the operator CLI on %s', (kind) => {
       const listed = await get(ws, '/api/v1/users');
       expect(listed.data).toEqual([expect.objectContaining({ id: existing, email: 'first@example.com', workspace_role: 'admin' })]);
     });
+
+    it('C2.3, C3.8: U+0000 or a lone surrogate anywhere in a line, in a value or a key, makes it a bad line', async () => {
+      const ws = await t.createWorkspace();
+      const result = await importFile(ws, 'identities', [
+        { name: 'Fine' },
+        '{"name":"nul \\u0000 inside"}',
+        '{"name":"lone \\ud800 surrogate"}',
+        '{"traits":{"deep":{"key \\u0000":1}}}',
+        '{"traits":{"list":["\\udc00"]}}',
+        { name: 'Paired \ud83d\ude00 is fine' },
+      ]);
+      failed(result);
+      for (const line of [2, 3, 4, 5]) expect(result.stderr).toMatch(new RegExp(`\\bline ${line}: [^;]*U\\+0000 or unpaired surrogate`));
+      expect(result.stderr).not.toMatch(/\bline [16]\b/);
+      expect(await total(ws, '/api/v1/identities')).toBe(0);
+    });
+
+    it('C2.3: importing a member again gives the membership the new role, and keeps the person', async () => {
+      const ws = await t.createWorkspace();
+      succeeded(await importFile(ws, 'users', [{ email: 'role@example.com', name: 'Rolf', workspace_role: 'viewer' }]));
+      const before = (await get(ws, '/api/v1/users')).data[0];
+      succeeded(await importFile(ws, 'users', [{ email: 'ROLE@example.com', name: 'Rolf', workspace_role: 'admin' }]));
+      const after = await get(ws, '/api/v1/users');
+      expect(after.pagination.total).toBe(1);
+      expect(after.data[0]).toEqual({ ...before, workspace_role: 'admin' });
+    });
+
+    it('C2.3: an import never rewrites the profile of a person another workspace sees', async () => {
+      const first = await t.createWorkspace();
+      const second = await t.createWorkspace();
+      succeeded(
+        await importFile(first, 'users', [
+          { email: 'profile@example.com', name: 'Original Name', username: 'original', language: 'en', workspace_role: 'admin' },
+        ]),
+      );
+      const seenByFirst = (await get(first, '/api/v1/users')).data[0];
+      succeeded(
+        await importFile(second, 'users', [
+          { email: 'profile@example.com', name: 'Overwritten', username: 'other', language: 'de', workspace_role: 'member' },
+        ]),
+      );
+      expect((await get(first, '/api/v1/users')).data[0]).toEqual(seenByFirst);
+      const seenBySecond = (await get(second, '/api/v1/users')).data[0];
+      expect(seenBySecond).toMatchObject({ id: seenByFirst.id, name: 'Original Name', username: 'original', language: 'en', workspace_role: 'member' });
+    });
   });
 
   describe('seed --demo', () => {

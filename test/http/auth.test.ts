@@ -370,6 +370,34 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
       expect(workspace?.prod_last_use).toBeNull();
     });
 
+    it('refreshes the record at most once a minute per key, and again once the minute has passed', async () => {
+      let now = Date.UTC(2031, 5, 1, 12, 0, 0);
+      const timed = await createTestApp(kind, { db: t.db, clock: () => now });
+      try {
+        const fresh = await timed.createWorkspace('Auth use refresh');
+        const request = () => timed.as(fresh, { method: 'GET', url: '/api/v1/leads' });
+        const recorded = async () => {
+          const key = (await timed.services.apiKeys.list(fresh.id)).find((candidate) => candidate.id === fresh.production.id);
+          const workspace = (await timed.services.workspaces.list()).find((candidate) => candidate.id === fresh.id);
+          return { key: key?.last_used_at, workspace: workspace?.prod_last_use };
+        };
+        const first = new Date(now).toISOString();
+        expect((await request()).statusCode).toBe(200);
+        expect(await recorded()).toEqual({ key: first, workspace: first });
+
+        now += 59_000;
+        expect((await request()).statusCode).toBe(200);
+        expect(await recorded()).toEqual({ key: first, workspace: first });
+
+        now += 2_000;
+        const later = new Date(now).toISOString();
+        expect((await request()).statusCode).toBe(200);
+        expect(await recorded()).toEqual({ key: later, workspace: later });
+      } finally {
+        await timed.close();
+      }
+    });
+
     it('records nothing for a refused key and nothing in other workspaces', async () => {
       const fresh = await t.createWorkspace('Auth use none');
       const bystander = await t.createWorkspace('Auth bystander');

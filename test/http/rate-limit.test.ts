@@ -324,6 +324,17 @@ describe.each(storeKinds())('rate limits on %s', (kind) => {
       expect(limited.statusCode).toBe(429);
     });
 
+    it('the API description (served without a key) counts against the address limit like any keyless request', async () => {
+      for (let index = 0; index < 5; index += 1) {
+        const response = await small.app.inject({ method: 'GET', url: '/api/v1/openapi.json', remoteAddress: '10.8.8.8' });
+        expect(response.statusCode).toBe(200);
+        expect(rateHeaders(response).remaining).toBe(4 - index);
+      }
+      const limited = await small.app.inject({ method: 'GET', url: '/api/v1/openapi.json', remoteAddress: '10.8.8.8' });
+      expectTooMany(limited, 5, rateHeaders(limited).reset);
+      expect((await anonymous('10.8.8.8')).statusCode).toBe(429);
+    });
+
     it('without trustProxy, X-Forwarded-For is ignored: the connection address is limited', async () => {
       for (let index = 0; index < 5; index += 1) {
         const response = await anonymous('10.2.2.2', small, { 'x-forwarded-for': `198.51.100.${index}` });
