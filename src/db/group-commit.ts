@@ -1,6 +1,6 @@
 /**
  * Group commit for the embedded store. With synchronous=FULL every SQLite
- * commit waits for the disk (an fsync, some hundreds of microseconds here),
+ * commit waits for the disk (an fsync; BENCHMARKS.md has its cost here),
  * and better-sqlite3 waits on the event loop. Write transactions that arrive
  * together are therefore run one after another inside a single transaction,
  * each in its own savepoint (a failing one rolls back alone), and committed

@@ -1,8 +1,8 @@
 /**
  * Bulk loading into PostgreSQL with COPY, for imports. An INSERT of many rows
  * is parsed, planned and executed row by row; COPY streams rows in text form
- * and loads about twice as fast here (62,000 against 30,000 leads a second
- * with the same indexes). It runs on the connection of the import's
+ * and loads about twice as fast (BENCHMARKS.md, "Figures behind design
+ * decisions"). It runs on the connection of the import's
  * transaction: `bulkSession` pins one pooled connection and gives both a
  * Kysely transaction and COPY on it.
  */

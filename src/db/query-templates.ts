@@ -2,7 +2,7 @@
  * Query templates: a Kysely query built and compiled once per store and
  * shape, then executed many times with new values. Building and compiling a
  * query costs more than running a point read on SQLite (BENCHMARKS.md,
- * "query templates"), so the hot paths reuse the SQL text; with the
+ * "Figures behind design decisions"), so the hot paths reuse the SQL text; with the
  * statement cache under the driver (sqlite.ts) that makes them prepared
  * statements.
  *

@@ -10,8 +10,8 @@ export type ErrorDetails = Record<string, unknown>;
 /**
  * Turns stack capture off until the returned function is called. Errors that
  * are answers (a 401, a 404, a 400) are created on hot paths and never
- * logged with a stack; capturing one costs more than the rest of answering a
- * request with a bad key (a fifth of its CPU time in a profile).
+ * logged with a stack; capturing one cost a large share of answering a
+ * request with a bad key (BENCHMARKS.md, "Figures behind design decisions").
  */
 export function withoutStack(): () => void {
   const limit = Error.stackTraceLimit;

@@ -3,7 +3,7 @@
  * "bucket" (every lead, and each source), how many leads were created. Kept
  * in the same transaction as every lead insert, so a list's total is a sum of
  * a few hundred counters plus an exact count of at most two partial days
- * (LeadsRepository.count). Existing leads are counted once here.
+ * (repositories/tenant/lead-totals.ts). Existing leads are counted once here.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from '../codec.js';

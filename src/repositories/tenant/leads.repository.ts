@@ -89,7 +89,7 @@ export class LeadsRepository extends KeyedTenantRepository {
    * A page far from the start, in two steps: the ids of the page, found by
    * walking the index alone (no row is read for the rows skipped), then those
    * rows by primary key. On PostgreSQL that avoids a heap fetch for every
-   * skipped row (BENCHMARKS.md, "deep pages"). Two statements rather than a
+   * skipped row (BENCHMARKS.md, "Figures behind design decisions"). Two statements rather than a
    * join, because with prepared statements neither store plans such a join
    * well (the planners cannot see the limit: docs/postgres-plans.md).
    */
