@@ -28,6 +28,16 @@ describe('SQL snapshots', () => {
     }
   });
 
+  it('every repository of the tree has its calls in scripts/sql/examples.ts', () => {
+    const files = ['tenant', 'operator'].flatMap((folder) =>
+      fs
+        .readdirSync(path.join('src/repositories', folder))
+        .filter((name) => name.endsWith('.repository.ts'))
+        .map((name) => name.replace(/\.ts$/, '')),
+    );
+    expect(REPOSITORY_EXAMPLES.map((repository) => repository.name).sort()).toEqual(files.sort());
+  });
+
   it('every statement on a workspace\'s table filters on workspace_id, but for the allow-listed key lookups', async () => {
     const { violations } = await generate();
     expect(violations).toEqual([]);
