@@ -94,7 +94,7 @@ const lead: NewLead = {
   company_id: null,
 };
 
-const exists = { exists: [one([ID])], existingIds: [one([[ID, ID]])] };
+const exists = { exists: [one([ID])], existingIds: [one([[ID, ID]])], hasAny: [one([])] };
 
 export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('leads.repository', LeadsRepository, {

@@ -12,12 +12,30 @@ where
 
 -- ActivityRepository.existingIds
 select
+  "found"."id"
+from
+  unnest($1::uuid[]) as "wanted"
+  inner join lateral (
+    select
+      "identity_activity"."id" as "id"
+    from
+      "identity_activity"
+    where
+      "identity_activity"."id" = "wanted"
+      and "identity_activity"."workspace_id" = $2
+    limit
+      $3
+  ) as "found" on true;
+
+-- ActivityRepository.hasAny
+select
   "id"
 from
   "identity_activity"
 where
   "identity_activity"."workspace_id" = $1
-  and "id" in ($2, $3);
+limit
+  $2;
 
 -- ActivityRepository.listForIdentity
 select

@@ -19,6 +19,16 @@ where
   "identity_activity"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- ActivityRepository.hasAny
+select
+  "id"
+from
+  "identity_activity"
+where
+  "identity_activity"."workspace_id" = ?
+limit
+  ?;
+
 -- ActivityRepository.listForIdentity
 select
   count(*) as "total"

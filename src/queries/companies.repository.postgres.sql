@@ -12,12 +12,30 @@ where
 
 -- CompaniesRepository.existingIds
 select
+  "found"."id"
+from
+  unnest($1::uuid[]) as "wanted"
+  inner join lateral (
+    select
+      "companies"."id" as "id"
+    from
+      "companies"
+    where
+      "companies"."id" = "wanted"
+      and "companies"."workspace_id" = $2
+    limit
+      $3
+  ) as "found" on true;
+
+-- CompaniesRepository.hasAny
+select
   "id"
 from
   "companies"
 where
   "companies"."workspace_id" = $1
-  and "id" in ($2, $3);
+limit
+  $2;
 
 -- CompaniesRepository.findById
 select

@@ -19,6 +19,16 @@ where
   "companies"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- CompaniesRepository.hasAny
+select
+  "id"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+limit
+  ?;
+
 -- CompaniesRepository.findById
 select
   "id",

@@ -12,12 +12,30 @@ where
 
 -- IdentitiesRepository.existingIds
 select
+  "found"."id"
+from
+  unnest($1::uuid[]) as "wanted"
+  inner join lateral (
+    select
+      "identities"."id" as "id"
+    from
+      "identities"
+    where
+      "identities"."id" = "wanted"
+      and "identities"."workspace_id" = $2
+    limit
+      $3
+  ) as "found" on true;
+
+-- IdentitiesRepository.hasAny
+select
   "id"
 from
   "identities"
 where
   "identities"."workspace_id" = $1
-  and "id" in ($2, $3);
+limit
+  $2;
 
 -- IdentitiesRepository.findById
 select

@@ -19,6 +19,16 @@ where
   "identities"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- IdentitiesRepository.hasAny
+select
+  "id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+limit
+  ?;
+
 -- IdentitiesRepository.findById
 select
   "id",

@@ -12,12 +12,30 @@ where
 
 -- LeadsRepository.existingIds
 select
+  "found"."id"
+from
+  unnest($1::uuid[]) as "wanted"
+  inner join lateral (
+    select
+      "leads"."id" as "id"
+    from
+      "leads"
+    where
+      "leads"."id" = "wanted"
+      and "leads"."workspace_id" = $2
+    limit
+      $3
+  ) as "found" on true;
+
+-- LeadsRepository.hasAny
+select
   "id"
 from
   "leads"
 where
   "leads"."workspace_id" = $1
-  and "id" in ($2, $3);
+limit
+  $2;
 
 -- LeadsRepository.findById
 select

@@ -19,6 +19,16 @@ where
   "leads"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- LeadsRepository.hasAny
+select
+  "id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+limit
+  ?;
+
 -- LeadsRepository.findById
 select
   "id",

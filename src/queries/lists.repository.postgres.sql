@@ -12,12 +12,30 @@ where
 
 -- ListsRepository.existingIds
 select
+  "found"."id"
+from
+  unnest($1::uuid[]) as "wanted"
+  inner join lateral (
+    select
+      "visitor_lists"."id" as "id"
+    from
+      "visitor_lists"
+    where
+      "visitor_lists"."id" = "wanted"
+      and "visitor_lists"."workspace_id" = $2
+    limit
+      $3
+  ) as "found" on true;
+
+-- ListsRepository.hasAny
+select
   "id"
 from
   "visitor_lists"
 where
   "visitor_lists"."workspace_id" = $1
-  and "id" in ($2, $3);
+limit
+  $2;
 
 -- ListsRepository.list
 select

@@ -19,6 +19,16 @@ where
   "visitor_lists"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- ListsRepository.hasAny
+select
+  "id"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = ?
+limit
+  ?;
+
 -- ListsRepository.list
 select
   count(*) as "total"

@@ -12,12 +12,30 @@ where
 
 -- PersonalitiesRepository.existingIds
 select
+  "found"."id"
+from
+  unnest($1::uuid[]) as "wanted"
+  inner join lateral (
+    select
+      "personalities"."id" as "id"
+    from
+      "personalities"
+    where
+      "personalities"."id" = "wanted"
+      and "personalities"."workspace_id" = $2
+    limit
+      $3
+  ) as "found" on true;
+
+-- PersonalitiesRepository.hasAny
+select
   "id"
 from
   "personalities"
 where
   "personalities"."workspace_id" = $1
-  and "id" in ($2, $3);
+limit
+  $2;
 
 -- PersonalitiesRepository.listForVisitor
 select

@@ -19,6 +19,16 @@ where
   "personalities"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- PersonalitiesRepository.hasAny
+select
+  "id"
+from
+  "personalities"
+where
+  "personalities"."workspace_id" = ?
+limit
+  ?;
+
 -- PersonalitiesRepository.listForVisitor
 select
   "id",

@@ -9,6 +9,7 @@
  * expression builder, say) throws instead of running.
  */
 import {
+  sql,
   type Compilable,
   type DeleteQueryBuilder,
   type DeleteResult,
@@ -75,6 +76,9 @@ export interface BoundTemplate<Row> {
   all(values?: Readonly<Record<string, unknown>>): Promise<Row[]>;
   first(values?: Readonly<Record<string, unknown>>): Promise<Row | undefined>;
 }
+
+/** Tenant tables whose rows are keyed by (workspace_id, id). */
+export type KeyedTable = Exclude<TenantTable, 'lead_counts' | 'workspace_members'>;
 
 /** from this many rows on, a bulk transaction on PostgreSQL inserts with COPY */
 const COPY_FROM_ROWS = 64;
@@ -143,6 +147,41 @@ export class TenantScope {
       build(new TenantScope(this.#raw, param<WorkspaceId>(WORKSPACE_PARAMETER), this.codec)),
     );
     return this.#bind(compiled);
+  }
+
+  /**
+   * Which of `ids` name a row of `table` (keyed by workspace_id and id) in the
+   * workspace, each found through the primary key. On PostgreSQL the ids are
+   * probed one by one in a lateral join: in a transaction that grows a table
+   * beyond its statistics (an import), the planner would take an IN list for
+   * a scan of the workspace, read again for every batch; a probe by the whole
+   * key has no other plan. SQLite plans an IN list on the key by itself.
+   */
+  async probeIds(table: KeyedTable, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    if (this.codec.kind === 'sqlite') {
+      const rows = await (this.selectFrom(table) as unknown as SelectQueryBuilder<Schema, 'leads', object>)
+        .select('id')
+        .where('id', 'in', ids)
+        .execute();
+      return rows.map((row) => row.id);
+    }
+    const wanted = sql<{ wanted: string }>`unnest(${sql.val(ids)}::uuid[])`.as('wanted');
+    const rows = await this.#db
+      .selectFrom(wanted)
+      .innerJoinLateral(
+        (eb) =>
+          (eb.selectFrom(table as 'leads') as SelectQueryBuilder<Schema, 'leads', object>)
+            .select(`${table}.id as id` as 'leads.id as id')
+            .whereRef(`${table}.id` as 'leads.id', '=', sql.ref('wanted'))
+            .where(`${table}.workspace_id` as 'leads.workspace_id', '=', this.workspaceId)
+            .limit(1)
+            .as('found'),
+        (join) => join.onTrue(),
+      )
+      .select('found.id')
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -5,10 +5,10 @@
  */
 import { param } from '../../db/query-templates.js';
 import type { Codec } from '../../db/codec.js';
-import type { TenantScope } from '../scope/tenant-scope.js';
+import type { KeyedTable, TenantScope } from '../scope/tenant-scope.js';
 
 /** Tenant tables whose rows are keyed by (workspace_id, id). */
-export type KeyedTenantTable = 'leads' | 'identities' | 'identity_activity' | 'personalities' | 'companies' | 'visitor_lists';
+export type KeyedTenantTable = KeyedTable;
 
 export abstract class TenantRepository {
   constructor(protected readonly scope: TenantScope) {}
@@ -29,16 +29,17 @@ export abstract class KeyedTenantRepository extends TenantRepository {
     return row !== undefined;
   }
 
-  /** The subset of `ids` that exist in the workspace. */
+  /** Whether the workspace holds any row of the table. */
+  async hasAny(): Promise<boolean> {
+    const row = await this.scope.template(`${this.table}.any`, (q) => q.selectFrom(this.table).select('id').limit(1)).first();
+    return row !== undefined;
+  }
+
+  /** The subset of `ids` that exist in the workspace, each found through the primary key. */
   async existingIds(ids: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let start = 0; start < ids.length; start += 500) {
-      const rows = await this.scope
-        .selectFrom(this.table)
-        .select('id')
-        .where('id', 'in', ids.slice(start, start + 500))
-        .execute();
-      for (const row of rows) found.add(row.id);
+      for (const id of await this.scope.probeIds(this.table, ids.slice(start, start + 500))) found.add(id);
     }
     return found;
   }

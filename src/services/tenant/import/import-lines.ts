@@ -64,6 +64,8 @@ export interface ResourceSpec<Line, Row> {
   finish?(repos: TenantRepositories, run: ImportRun): Promise<void>;
   /** the subset of `rows` whose given id is already taken */
   taken(repos: TenantRepositories, people: PeopleRepository, rows: Row[]): Promise<Set<Row>>;
+  /** whether the workspace holds any row of the resource; when it holds none, no given id can be taken */
+  hadRows?(repos: TenantRepositories): Promise<boolean>;
 }
 
 function takenIn(table: 'leads' | 'identities' | 'activity' | 'personalities' | 'companies' | 'lists') {
@@ -99,6 +101,7 @@ const leads: ResourceSpec<Static<typeof LeadLine>, NewLead> = {
   insert: (repos, _people, rows, run) => repos.leads.insertMany(rows, run.leadCounts),
   finish: (repos, run) => repos.leadCounts.add(run.leadCounts),
   taken: takenIn('leads'),
+  hadRows: (repos) => repos.leads.hasAny(),
 };
 
 const IdentityLine = line(IdentityCreateInput, {
@@ -132,6 +135,7 @@ const identities: ResourceSpec<Static<typeof IdentityLine>, NewIdentity> = {
   },
   insert: (repos, _people, rows) => repos.identities.insertMany(rows),
   taken: takenIn('identities'),
+  hadRows: (repos) => repos.identities.hasAny(),
 };
 
 const ActivityLine = line(ActivityInput, { id: Opt(Uuid()), created_at: Opt(Instant()) });
@@ -150,6 +154,7 @@ const activity: ResourceSpec<Static<typeof ActivityLine>, NewActivity> = {
   }),
   insert: (repos, _people, rows) => repos.activity.insertMany(rows),
   taken: takenIn('activity'),
+  hadRows: (repos) => repos.activity.hasAny(),
 };
 
 const PersonalityLine = line(PersonalityInput, { id: Opt(Uuid()), created_at: Opt(Instant()) });
@@ -168,6 +173,7 @@ const personalities: ResourceSpec<Static<typeof PersonalityLine>, Personality> =
   }),
   insert: (repos, _people, rows) => repos.personalities.insertMany(rows),
   taken: takenIn('personalities'),
+  hadRows: (repos) => repos.personalities.hasAny(),
 };
 
 const CompanyLine = line(CompanyInput, { id: Opt(Uuid()), created_at: Opt(Instant()) });
@@ -186,6 +192,7 @@ const companies: ResourceSpec<Static<typeof CompanyLine>, Company> = {
   }),
   insert: (repos, _people, rows) => repos.companies.insertMany(rows),
   taken: takenIn('companies'),
+  hadRows: (repos) => repos.companies.hasAny(),
 };
 
 const ListLine = line(VisitorListInput, { id: Opt(Uuid()), created_at: Opt(Instant()) });
@@ -202,6 +209,7 @@ const lists: ResourceSpec<Static<typeof ListLine>, VisitorList> = {
   }),
   insert: (repos, _people, rows) => repos.lists.insertMany(rows),
   taken: takenIn('lists'),
+  hadRows: (repos) => repos.lists.hasAny(),
 };
 
 const UserLine = line(MemberInput, { id: Opt(Uuid()), created_at: Opt(Instant()), joined_at: Opt(Instant()) });

@@ -67,6 +67,12 @@ function describeLine(problems: Record<string, string>): string {
     .join(', ');
 }
 
+/** Given ids: the line each was first seen on, and whether they must be looked up in the workspace. */
+interface IdCheck {
+  lines: Map<string, number>;
+  againstWorkspace: boolean;
+}
+
 export class ImportService {
   constructor(private readonly store: WorkspaceStore) {}
 
@@ -90,6 +96,12 @@ export class ImportService {
       let batch: Pending[] = [];
       const known = { identities: new Set<string>(), companies: new Set<string>() };
       const run: ImportRun = { leadCounts: new PendingCounts() };
+      const ids: IdCheck = {
+        lines: new Map(),
+        // Into a workspace that held none of these rows, a given id can only
+        // collide with another line of the file: no lookup per batch at all.
+        againstWorkspace: spec.hadRows === undefined ? true : await spec.hadRows(repos),
+      };
 
       const reject = (line: number, message: string) => {
         invalidLines += 1;
@@ -97,7 +109,7 @@ export class ImportService {
       };
 
       const flush = async () => {
-        const bad = await this.checkAgainstWorkspace(repos, people, spec.taken.bind(spec), batch, known);
+        const bad = await this.checkAgainstWorkspace(repos, people, spec.taken.bind(spec), batch, known, ids);
         const good: unknown[] = [];
         for (const pending of batch) {
           const message = bad.get(pending);
@@ -163,6 +175,7 @@ export class ImportService {
     taken: (repos: TenantRepositories, people: PeopleRepository, rows: never[]) => Promise<Set<unknown>>,
     batch: Pending[],
     known: { identities: Set<string>; companies: Set<string> },
+    ids: IdCheck,
   ): Promise<Map<Pending, string>> {
     const bad = new Map<Pending, string>();
     for (const kind of ['identities', 'companies'] as const) {
@@ -178,16 +191,23 @@ export class ImportService {
         }
       }
     }
-    const explicit = batch.filter((pending) => pending.explicitId);
-    if (explicit.length > 0) {
-      const takenRows = await taken(repos, people, explicit.map((pending) => pending.row) as never[]);
-      const seen = new Map<string, number>();
-      for (const pending of explicit) {
-        const id = (pending.row as { id: string }).id;
-        const earlier = seen.get(id);
-        if (takenRows.has(pending.row)) bad.set(pending, `id ${id} is already taken`);
-        else if (earlier !== undefined) bad.set(pending, `id ${id} repeats line ${earlier}`);
-        else seen.set(id, pending.line);
+    const fresh: Pending[] = [];
+    for (const pending of batch) {
+      if (!pending.explicitId) continue;
+      const id = (pending.row as { id: string }).id;
+      const earlier = ids.lines.get(id);
+      if (earlier !== undefined) bad.set(pending, `id ${id} repeats line ${earlier}`);
+      else {
+        ids.lines.set(id, pending.line);
+        fresh.push(pending);
+      }
+    }
+    // Rows of this import are in `ids.lines`, so the lookup only ever finds
+    // rows that were there before it, through the primary key.
+    if (fresh.length > 0 && ids.againstWorkspace) {
+      const takenRows = await taken(repos, people, fresh.map((pending) => pending.row) as never[]);
+      for (const pending of fresh) {
+        if (takenRows.has(pending.row)) bad.set(pending, `id ${(pending.row as { id: string }).id} is already taken`);
       }
     }
     return bad;
