@@ -31,6 +31,8 @@ export interface Config {
   trustProxy: boolean | string[];
   /** seed a demo workspace on first start of an empty embedded database (C1.2) */
   demo: boolean;
+  /** when set, GET /metrics wants `Authorization: Bearer <token>` */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +93,18 @@ function redactUrl(raw: string): string {
   return raw.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
 }
 
+/** A token of visible ASCII long enough not to be guessed; the value itself is never echoed. */
+function metricsToken(env: Env): string | undefined {
+  const raw = read(env, 'METRICS_TOKEN');
+  if (raw === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,1024}$/.test(raw)) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be 16 to 1024 visible ASCII characters without spaces (got ${raw.length} characters)`,
+    );
+  }
+  return raw;
+}
+
 function trustProxy(env: Env): boolean | string[] {
   const raw = read(env, 'TRUST_PROXY');
   if (raw === undefined) return false;
@@ -134,5 +148,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: trustProxy(env),
     demo: database.kind === 'sqlite' && flag(env, 'LEADLIGHT_DEMO', true),
+    metricsToken: metricsToken(env),
   };
 }

@@ -21,6 +21,7 @@ describe('configuration (C1.3)', () => {
       rateLimits: { production: 1000, development: 100, unauthenticated: 60 },
       trustProxy: false,
       demo: true,
+      metricsToken: undefined,
     };
     expect(config).toEqual(expected);
     expect(config.database.kind === 'sqlite' && path.isAbsolute(config.database.filename)).toBe(true);
@@ -37,6 +38,7 @@ describe('configuration (C1.3)', () => {
       RATE_LIMIT_DEVELOPMENT: '50',
       RATE_LIMIT_UNAUTHENTICATED: '10',
       TRUST_PROXY: 'true',
+      METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(config).toMatchObject({
       database: { kind: 'sqlite', filename: '/srv/leadlight/main.db' },
@@ -46,6 +48,7 @@ describe('configuration (C1.3)', () => {
       logLevel: 'debug',
       rateLimits: { production: 500, development: 50, unauthenticated: 10 },
       trustProxy: true,
+      metricsToken: 'scrape-token-0123456789',
     });
   });
 
@@ -77,6 +80,8 @@ describe('configuration (C1.3)', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'http://x'],
     ['TRUST_PROXY', 'maybe'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has a space in the middle'],
   ])('C1.3: %s=%s throws a ConfigError of one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {
@@ -88,6 +93,11 @@ describe('configuration (C1.3)', () => {
     const message = (thrown as Error).message;
     expect(message).toContain(name);
     expect(message).not.toContain('\n');
+  });
+
+  it('C1.3: a bad METRICS_TOKEN is reported without echoing it', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'tooshort' })).toThrow(/^METRICS_TOKEN must be [^\n]*\(got 8 characters\)$/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'tooshort' })).not.toThrow(/tooshort/);
   });
 
   it('C1.3: a bad value stops `serve` before it starts, with one line on stderr', async () => {
