@@ -12,6 +12,20 @@ import { openPostgres } from './postgres.js';
 import type { Schema } from './schema.js';
 import { openSqlite } from './sqlite.js';
 
+/** Connections of the store, for /metrics. */
+export interface PoolStats {
+  /** connections open (SQLite: the one connection queries use) */
+  connections: number;
+  /** at most this many connections */
+  max: number;
+  /** PostgreSQL: connections open and unused */
+  idle?: number;
+  /** PostgreSQL: queries waiting for a connection */
+  waiting?: number;
+}
+
+export const MIGRATION_TABLE = 'leadlight_migrations';
+
 export interface Database {
   readonly kind: StoreKind;
   readonly db: Kysely<Schema>;
@@ -20,6 +34,7 @@ export interface Database {
   migrate(): Promise<string[]>;
   /** resolves when the store answers a trivial query */
   ping(): Promise<void>;
+  poolStats(): PoolStats;
   /**
    * Runs `work` in one transaction for a bulk load; on PostgreSQL with COPY
    * into tables available on the same connection (postgres-copy.ts).
@@ -59,6 +74,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
           codec: postgresCodec,
         };
   const { db, codec } = opened;
+  const poolStats = 'poolStats' in opened ? opened.poolStats : (): PoolStats => ({ connections: 1, max: 1 });
   const bulk =
     'bulk' in opened
       ? opened.bulk
@@ -69,7 +85,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   const migrator = new Migrator({
     db,
     provider,
-    migrationTableName: 'leadlight_migrations',
+    migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: 'leadlight_migrations_lock',
   });
 
@@ -88,6 +104,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
     },
     bulk,
+    poolStats,
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -101,6 +101,7 @@ export function openPostgres(options: PostgresOptions) {
   return {
     db,
     pool,
+    poolStats: () => ({ connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolSize }),
     bulk: <T>(work: (trx: Transaction<Schema>, copy: Copier) => Promise<T>) => bulkSession(pool, prepare, work),
   };
 }
