@@ -1,8 +1,8 @@
 /**
  * Builds the HTTP application: one Fastify instance over one store, with the
  * gate (keys and rate limits), the request guards, the error shape, the
- * OpenAPI document, the probes and the /api/v1 routes. Listening is left to
- * the caller (server.ts, or tests through inject).
+ * OpenAPI document, the probes, /metrics and the /api/v1 routes. Listening is
+ * left to the caller (server.ts, or tests through inject).
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,16 +12,19 @@ import { errorHandler, sendError, toHttpError } from './http/plugins/error-handl
 import { createAdmission, gate } from './http/plugins/gate.js';
 import { openapi } from './http/plugins/openapi.js';
 import { requestGuards } from './http/plugins/request-guards.js';
+import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { RouteTable } from './http/route-table.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
 import { leadsRoutes } from './http/routes/leads.routes.js';
 import { listsRoutes } from './http/routes/lists.routes.js';
+import { metricsRoutes } from './http/routes/metrics.routes.js';
 import { openapiRoutes } from './http/routes/openapi.routes.js';
 import { usersRoutes } from './http/routes/users.routes.js';
 import { ErrorSchema } from './http/schemas/common.js';
 import { compileValidator } from './http/validation.js';
+import { AppMetrics } from './observability/app-metrics.js';
 import { MemoryRateLimiter } from './rate-limit/memory-limiter.js';
 import type { Clock, RateLimiter } from './rate-limit/rate-limiter.js';
 import { Store } from './repositories/index.js';
@@ -31,7 +34,7 @@ import { createServices } from './services/index.js';
 export const BODY_LIMIT = 1_048_576;
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimits' | 'trustProxy'>;
+  config: Pick<Config, 'rateLimits' | 'trustProxy'> & Partial<Pick<Config, 'metricsToken'>>;
   database: Database;
   /** defaults to per-process counters */
   limiter?: RateLimiter;
@@ -54,7 +57,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const services = createServices(new Store(database), { clock: options.clock });
   const limiter = options.limiter ?? new MemoryRateLimiter(options.clock);
-  const admit = createAdmission({ services, limiter, limits: config.rateLimits });
+  const metrics = new AppMetrics(() => database.poolStats());
+  const admit = createAdmission({
+    services,
+    limiter,
+    limits: config.rateLimits,
+    onRateLimited: (refusedBy) => metrics.rateLimited(refusedBy),
+  });
   const routes = new RouteTable();
 
   const app = Fastify({
@@ -65,7 +74,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: requestIdOf,
     frameworkErrors: (error, request, reply) => {
-      // The router could not read the URL; the request still meets the gate first.
+      // The router could not read the URL; the request still meets the gate
+      // first. No hook runs for it, so it is timed here.
+      const started = performance.now();
+      reply.raw.once('finish', () => observeRequest(metrics, request, reply, performance.now() - started));
       reply.header('x-request-id', request.id);
       admit(request, reply).then(
         () => sendError(reply, toHttpError(error, request)),
@@ -83,11 +95,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
+  await app.register(requestMetrics, { metrics });
   await app.register(requestGuards);
   await app.register(gate, { admit });
   await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path) });
   await app.register(openapi);
   await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });
+  await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(
     async (api) => {
       await api.register(openapiRoutes);

@@ -11,6 +11,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, type Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
+import { serveClusterMetrics } from '../../observability/cluster-metrics.js';
 import { createLogger, displayUrl, prepareStore, printDemo, startServer } from '../../server.js';
 import type { CliIo } from '../context.js';
 
@@ -81,6 +82,7 @@ async function superviseWorkers(config: Config, io: CliIo, logger: FastifyBaseLo
   if (config.database.kind === 'sqlite' && config.redisUrl === undefined) {
     logger.warn('several workers without REDIS_URL: each worker counts rate limits on its own');
   }
+  serveClusterMetrics();
   let stopping = false;
   const fork = (): Worker => cluster.fork({ LEADLIGHT_DEMO: '0' });
   cluster.on('exit', (worker, code, signal) => {

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '../../config.js';
 import type { RateLimitDecision, RateLimiter } from '../../rate-limit/rate-limiter.js';
 import type { Services } from '../../services/index.js';
-import type { ActiveKey } from '../../services/operator/api-keys.service.js';
+import type { ActiveKey, KeyType } from '../../services/operator/api-keys.service.js';
 import { HttpError, unauthorized } from '../errors.js';
 
 export const API_PREFIX = '/api/v1';
@@ -20,6 +20,8 @@ export interface GateOptions {
   services: Pick<Services, 'apiKeys' | 'forWorkspace'>;
   limiter: RateLimiter;
   limits: RateLimitConfig;
+  /** told of every 429, with the limit that refused it (metrics) */
+  onRateLimited?: (refusedBy: KeyType | 'address') => void;
 }
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -78,14 +80,17 @@ export type Admission = (request: FastifyRequest, reply: FastifyReply) => Promis
  * Admits a request or throws the error it must be answered with. Also used for
  * requests the router cannot parse, so that they meet the same checks first.
  */
-export function createAdmission({ services, limiter, limits }: GateOptions): Admission {
+export function createAdmission({ services, limiter, limits, onRateLimited }: GateOptions): Admission {
   const { apiKeys } = services;
   const limitOf = (key: ActiveKey) => (key.type === 'production' ? limits.production : limits.development);
 
   async function limitAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const decision = await limiter.consume(`address:${request.ip}`, limits.unauthenticated);
     setRateHeaders(reply, decision, 'address');
-    if (!decision.allowed) throw rateLimited(decision);
+    if (!decision.allowed) {
+      onRateLimited?.('address');
+      throw rateLimited(decision);
+    }
   }
 
   return async (request, reply) => {
@@ -103,7 +108,10 @@ export function createAdmission({ services, limiter, limits }: GateOptions): Adm
     reply.header('x-workspace-id', key.workspace_id);
     const decision = await limiter.consume(`key:${key.id}`, limitOf(key));
     setRateHeaders(reply, decision, key.type);
-    if (!decision.allowed) throw rateLimited(decision);
+    if (!decision.allowed) {
+      onRateLimited?.(key.type);
+      throw rateLimited(decision);
+    }
     request.apiKey = { id: key.id, type: key.type };
     request.workspace = services.forWorkspace(key.workspace_id);
     try {
