@@ -1,10 +1,11 @@
 /**
  * Builds the HTTP application: one Fastify instance over one store, with the
  * gate (keys and rate limits), the request guards, the error shape, the
- * OpenAPI document, the probes, /metrics and the /api/v1 routes. Listening is
- * left to the caller (server.ts, or tests through inject).
+ * OpenAPI document, the probes, /metrics, one log line per request and the
+ * /api/v1 routes. Listening is left to the caller (server.ts, or tests
+ * through inject).
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -12,6 +13,7 @@ import { errorHandler, sendError, toHttpError } from './http/plugins/error-handl
 import { createAdmission, gate } from './http/plugins/gate.js';
 import { openapi } from './http/plugins/openapi.js';
 import { requestGuards } from './http/plugins/request-guards.js';
+import { logRequest, requestLog } from './http/plugins/request-log.js';
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { RouteTable } from './http/route-table.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
@@ -68,6 +70,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const app = Fastify({
     ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
+    // request-log.ts logs one line per request instead
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
@@ -75,9 +79,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     frameworkErrors: (error, request, reply) => {
       // The router could not read the URL; the request still meets the gate
-      // first. No hook runs for it, so it is timed here.
+      // first. No hook runs for it, so it is timed and logged here.
       const started = performance.now();
-      reply.raw.once('finish', () => observeRequest(metrics, request, reply, performance.now() - started));
+      reply.raw.once('finish', () => {
+        observeRequest(metrics, request, reply, performance.now() - started);
+        logRequest(request, reply, performance.now() - started);
+      });
       reply.header('x-request-id', request.id);
       admit(request, reply).then(
         () => sendError(reply, toHttpError(error, request)),
@@ -98,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestMetrics, { metrics });
   await app.register(requestGuards);
   await app.register(gate, { admit });
+  await app.register(requestLog);
   await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path) });
   await app.register(openapi);
   await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });

@@ -5,10 +5,12 @@
  */
 import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { pino, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { REDACTED, redactKeys } from './http/plugins/request-log.js';
 import { createRateLimiter } from './rate-limit/index.js';
 import { Store } from './repositories/index.js';
 import { createServices, type Services } from './services/index.js';
@@ -34,11 +36,30 @@ export interface DemoKeys {
   development: string;
 }
 
-export function createLogger(config: Pick<Config, 'logLevel'>): FastifyBaseLogger {
-  return pino({
+/**
+ * The process's logger: readable lines (pino-pretty) when stdout is a
+ * terminal, one JSON object a line otherwise (files, journald, collectors).
+ * Keys are never logged: request headers are not serialized, the headers that
+ * carry keys are redacted should anything log them, and key-shaped text in a
+ * logged URL is replaced (request-log.ts).
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  stdout: { isTTY?: boolean } = process.stdout,
+): FastifyBaseLogger {
+  const options: LoggerOptions = {
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-  });
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: REDACTED },
+    serializers: {
+      req: (req: { method?: string; url?: string; ip?: string }) => ({
+        method: req.method,
+        url: req.url === undefined ? undefined : redactKeys(req.url),
+        remoteAddress: req.ip,
+      }),
+    },
+  };
+  if (stdout.isTTY !== true) return pino(options);
+  return pino(options, pretty({ ignore: 'hostname', translateTime: 'SYS:HH:MM:ss.l', singleLine: true, sync: true }));
 }
 
 async function createDemo(services: Services): Promise<DemoKeys> {

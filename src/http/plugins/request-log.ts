@@ -1,0 +1,71 @@
+/**
+ * One log line per answered request, in place of Fastify's two: request id,
+ * workspace (when a key named one), method, URL, route pattern, status and
+ * time in milliseconds. Once the gate has admitted a request its logger
+ * carries the workspace id, so that whatever is logged later for it (a 500's
+ * stack, a warning) can be traced to the workspace. No key is ever logged:
+ * headers are not logged at all, and key-shaped text in the URL (a key
+ * passed in the query string or the path by mistake) is replaced.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routeLabel } from '../route-label.js';
+
+/** API keys and site keys, literally or with their underscores percent-encoded */
+const KEY_SHAPED = /ll(?:_|%5f)(?:prod|dev|site)(?:_|%5f)[0-9a-z]+/gi;
+
+export const REDACTED = '[redacted]';
+
+export function redactKeys(url: string): string {
+  return url.replace(KEY_SHAPED, REDACTED);
+}
+
+const bound = new WeakSet<FastifyRequest>();
+
+/** The workspace the key named: admitted, or refused by its rate limit (the gate set the header). */
+function workspaceIdOf(request: FastifyRequest, reply: FastifyReply): string | undefined {
+  // undefined rather than null on requests the router could not read
+  const admitted = request.workspace?.id;
+  if (admitted !== undefined) return admitted;
+  const header = reply.getHeader('x-workspace-id');
+  return typeof header === 'string' ? header : undefined;
+}
+
+function bindWorkspace(request: FastifyRequest, reply: FastifyReply): void {
+  if (bound.has(request)) return;
+  const workspaceId = workspaceIdOf(request, reply);
+  if (workspaceId === undefined) return;
+  bound.add(request);
+  request.log = request.log.child({ workspace_id: workspaceId });
+  reply.log = request.log;
+}
+
+/** Logs one answered request; also called for requests the router could not read (app.ts). */
+export function logRequest(request: FastifyRequest, reply: FastifyReply, ms: number): void {
+  bindWorkspace(request, reply);
+  request.log.info(
+    {
+      method: request.method,
+      url: redactKeys(request.url),
+      route: routeLabel(request),
+      statusCode: reply.statusCode,
+      responseTime: Math.round(ms * 1000) / 1000,
+    },
+    'request completed',
+  );
+}
+
+export const requestLog = fp(
+  async (app) => {
+    // Registered after the gate, so this runs once it has admitted the request.
+    app.addHook('onRequest', (request, reply, done) => {
+      bindWorkspace(request, reply);
+      done();
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      logRequest(request, reply, reply.elapsedTime);
+      done();
+    });
+  },
+  { name: 'request-log', dependencies: ['gate'] },
+);
