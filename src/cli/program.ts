@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { ServiceError } from '../services/errors.js';
+import { registerDoctor } from './commands/doctor.command.js';
 import { registerImport } from './commands/import.command.js';
 import { registerKey } from './commands/key.command.js';
 import { registerMigrate } from './commands/migrate.command.js';
@@ -13,6 +14,7 @@ import { registerSeed } from './commands/seed.command.js';
 import { registerServe } from './commands/serve.command.js';
 import { registerWorkspace } from './commands/workspace.command.js';
 import type { CliIo } from './context.js';
+import { AnsweredFailure } from './exit-status.js';
 
 export type { CliIo };
 
@@ -43,6 +45,7 @@ export function createProgram(io: CliIo): Command {
   registerKey(program, io);
   registerImport(program, io);
   registerSeed(program, io);
+  registerDoctor(program, io);
   return program;
 }
 
@@ -53,6 +56,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
+    if (error instanceof AnsweredFailure) return error.exitCode;
     if (error instanceof CommanderError) {
       if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return 0;
       if (error.code === 'commander.help') return error.exitCode || 1;
