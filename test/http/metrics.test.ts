@@ -7,6 +7,7 @@
  * behind METRICS_TOKEN when that is set. Under `serve --workers 2` a scrape
  * sees the whole cluster.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -176,6 +177,7 @@ describe('GET /metrics of a real `serve` process', () => {
   }, 90_000);
   afterAll(async () => {
     await server?.stop();
+    if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const scrape = (authorization?: string) =>
@@ -208,6 +210,7 @@ describe('GET /metrics under `serve --workers 2`', () => {
   }, 90_000);
   afterAll(async () => {
     await server?.stop();
+    if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   /** one request on a new connection, so that the cluster hands each to the next worker */

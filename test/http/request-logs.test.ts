@@ -8,6 +8,7 @@
  * terminal.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -156,6 +157,7 @@ describe('the log format of a real `serve` process', () => {
       }
     } finally {
       await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
     const line = server
       .output()
@@ -188,6 +190,7 @@ describe('the log format of a real `serve` process', () => {
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
     }
     const line = stripVTControlCharacters(output)
       .split(/\r?\n/)
