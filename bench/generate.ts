@@ -2,7 +2,9 @@
  * Deterministic benchmark data as NDJSON, for `leadlight import`: workspace A
  * with N leads (skewed sources, two years of created_at, more recent days
  * busier), 20,000 identities and 1,000 companies that some leads point to;
- * workspace B with M leads. The same arguments always give the same bytes.
+ * workspace B with M leads; workspace C with up to 200,000 leads. Every line
+ * carries its own id, as an export from another system does. The same
+ * arguments always give the same bytes.
  *
  *   npx tsx bench/generate.ts --leads 1000000 --leads-b 100000 --out .bench/data
  */
@@ -89,6 +91,9 @@ async function write(file: string, count: number, line: (index: number) => strin
   await new Promise<void>((resolve) => out.once('finish', () => resolve()));
 }
 
+/** leads of workspace C: imported into a workspace that already holds leads, so every id is looked up */
+export const LEADS_C = 200_000;
+
 export interface GenerateOptions {
   leads: number;
   leadsB: number;
@@ -107,6 +112,8 @@ export async function generate(options: GenerateOptions): Promise<Record<string,
     identities: path.join(options.out, 'identities-a.ndjson'),
     leadsA: path.join(options.out, 'leads-a.ndjson'),
     leadsB: path.join(options.out, 'leads-b.ndjson'),
+    leadsC: path.join(options.out, 'leads-c.ndjson'),
+    leadC0: path.join(options.out, 'lead-c0.ndjson'),
   };
   await write(files.companies, options.companies, (index) =>
     JSON.stringify({
@@ -132,6 +139,7 @@ export async function generate(options: GenerateOptions): Promise<Record<string,
     const identity = linked && next() < 0.3 ? pick(next, identityIds) : undefined;
     const company = linked && next() < 0.2 ? pick(next, companyIds) : undefined;
     return JSON.stringify({
+      id: uuid(next),
       code: `${prefix}-${index}`,
       source: weighted(next, SOURCES),
       created_at: createdAt(next),
@@ -143,6 +151,8 @@ export async function generate(options: GenerateOptions): Promise<Record<string,
   };
   await write(files.leadsA, options.leads, lead('A', true));
   await write(files.leadsB, options.leadsB, lead('B', false));
+  await write(files.leadC0, 1, lead('C0', false));
+  await write(files.leadsC, Math.min(LEADS_C, options.leads), lead('C', false));
   return files;
 }
 

@@ -17,11 +17,15 @@ import { runCommand } from './processes.js';
 
 export const BENCH_DIR = '.bench';
 const COMPANIES = 1000;
+/** 2: every lead carries its id, and workspace C is imported into with lookups */
+const DATA_VERSION = 2;
 const SAMPLE_IDS = 10_000;
 
 export type StoreKind = 'sqlite' | 'postgres';
 
 export interface Sizes {
+  /** the shape of the generated data; a new version regenerates and reloads */
+  version: number;
   leads: number;
   leadsB: number;
   identities: number;
@@ -29,7 +33,7 @@ export interface Sizes {
 }
 
 export interface ImportTiming {
-  workspace: 'A' | 'B';
+  workspace: 'A' | 'B' | 'C';
   resource: string;
   rows: number;
   /** wall time of the command, start-up and migration check included */
@@ -47,6 +51,7 @@ export interface StoreState {
   sizes: Sizes;
   workspaceA: string;
   workspaceB: string;
+  workspaceC?: string;
   keyA: string;
   keyB: string;
   imports: ImportTiming[];
@@ -58,15 +63,17 @@ export interface DataFiles {
   identities: string;
   leadsA: string;
   leadsB: string;
+  leadsC: string;
+  leadC0: string;
 }
 
 export type Log = (line: string) => void;
 
 const sameSizes = (a: Sizes, b: Sizes) =>
-  a.leads === b.leads && a.leadsB === b.leadsB && a.identities === b.identities && a.companies === b.companies;
+  a.version === b.version && a.leads === b.leads && a.leadsB === b.leadsB && a.identities === b.identities && a.companies === b.companies;
 
 export function sizesOf(leads: number, leadsB: number, identities: number): Sizes {
-  return { leads, leadsB, identities, companies: COMPANIES };
+  return { version: DATA_VERSION, leads, leadsB, identities, companies: COMPANIES };
 }
 
 /** Generates the NDJSON files once per set of sizes. */
@@ -78,6 +85,8 @@ export async function ensureData(sizes: Sizes, log: Log): Promise<DataFiles> {
     identities: path.join(dir, 'identities-a.ndjson'),
     leadsA: path.join(dir, 'leads-a.ndjson'),
     leadsB: path.join(dir, 'leads-b.ndjson'),
+    leadsC: path.join(dir, 'leads-c.ndjson'),
+    leadC0: path.join(dir, 'lead-c0.ndjson'),
   };
   const present =
     fs.existsSync(metaFile) &&
@@ -147,12 +156,16 @@ async function load(store: StoreKind, url: string, sizes: Sizes, files: DataFile
   await resetStore(store, url);
   const workspaceA = (await cli<{ id: string }>(url, ['workspace', 'create', '--name', 'bench A'])).value.id;
   const workspaceB = (await cli<{ id: string }>(url, ['workspace', 'create', '--name', 'bench B'])).value.id;
+  const workspaceC = (await cli<{ id: string }>(url, ['workspace', 'create', '--name', 'bench C'])).value.id;
+  // C already holds a lead, so the import of C looks every given id up in it
+  await cli(url, ['import', 'leads', files.leadC0, '--workspace', workspaceC]);
   const imports: ImportTiming[] = [];
   const steps: [ImportTiming['workspace'], string, string, string][] = [
     ['A', workspaceA, 'companies', files.companies],
     ['A', workspaceA, 'identities', files.identities],
     ['A', workspaceA, 'leads', files.leadsA],
     ['B', workspaceB, 'leads', files.leadsB],
+    ['C', workspaceC, 'leads', files.leadsC],
   ];
   const startup = (await cli(url, ['workspace', 'list'])).seconds;
   for (const [workspace, id, resource, file] of steps) {
@@ -165,7 +178,7 @@ async function load(store: StoreKind, url: string, sizes: Sizes, files: DataFile
   }
   const keyA = await createKey(url, workspaceA);
   const keyB = await createKey(url, workspaceB);
-  return { store, url, sizes, workspaceA, workspaceB, keyA, keyB, imports, loadedAt: new Date().toISOString() };
+  return { store, url, sizes, workspaceA, workspaceB, workspaceC, keyA, keyB, imports, loadedAt: new Date().toISOString() };
 }
 
 function statePath(store: StoreKind, leads: number): string {
