@@ -8,7 +8,7 @@
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Schema } from './schema.js';
@@ -66,14 +66,7 @@ export async function bulkSession<T>(
     }),
   });
   try {
-    return await pinned.transaction().execute(async (trx) => {
-      // The tables grow inside this transaction, beyond what their statistics
-      // say: a plan cached early (a prepared statement's generic plan, made
-      // when a table looked empty) would scan what an index finds. Each
-      // statement is planned for the table as it is now instead.
-      await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-      return work(trx, copier(client));
-    });
+    return await pinned.transaction().execute((trx) => work(trx, copier(client)));
   } finally {
     client.release();
   }
