@@ -37,6 +37,7 @@ export const SessionSchema = Type.Object(
   { additionalProperties: false },
 );
 export const SessionEnvelope = Type.Object({ data: SessionSchema }, { additionalProperties: false });
+export const MaybeSessionEnvelope = Type.Object({ data: Type.Union([SessionSchema, Type.Null()]) }, { additionalProperties: false });
 
 export const SwitchWorkspaceBody = Type.Object({ workspace_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 

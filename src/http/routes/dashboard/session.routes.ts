@@ -12,6 +12,7 @@ import { clearSessionCookie, setSessionCookie } from '../../dashboard/session-co
 import { sessionOf, signInRequired } from '../../dashboard/session-gate.js';
 import { errorResponses } from '../../schemas/common.js';
 import {
+  MaybeSessionEnvelope,
   PasswordChangeBody,
   RedeemBody,
   SessionEnvelope,
@@ -70,9 +71,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = a
     return reply.code(204).send();
   });
 
-  app.get('/session', { schema: { ...hide, response: { 200: SessionEnvelope, ...errorResponses() } } }, async (request) => ({
-    data: await sessionInfo(services, sessionOf(request)),
-  }));
+  // public: signed out is an answer here ({"data": null}), so the page can ask without a 401
+  app.get(
+    '/session',
+    { config: { dashboardAccess: 'public' }, schema: { ...hide, response: { 200: MaybeSessionEnvelope, ...errorResponses() } } },
+    async (request) => ({ data: request.session === null ? null : await sessionInfo(services, request.session) }),
+  );
 
   app.put(
     '/session/workspace',
