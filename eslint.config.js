@@ -1,6 +1,7 @@
 // Lint rules for the whole repository (run by `npm run check`). Import
 // cycles, type-only imports included, are refused by dpdm in `npm run lint`.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -16,6 +17,13 @@ export default tseslint.config(
       'no-console': 'error',
       eqeqeq: 'error',
     },
+  },
+  {
+    // The dashboard (dashboard/src): a browser app, with the rules of hooks.
+    files: ['dashboard/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
   },
   {
     // A WorkspaceId is produced by trusted lookups only (src/tenancy/workspace-id.ts):

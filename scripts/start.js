@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds if the sources changed since the last build, then runs
-// `leadlight serve` (CONTRACT C1.1: a fresh clone needs only `npm install && npm start`).
+// `npm start`: builds the server and the dashboard if their sources changed
+// since the last build, then runs `leadlight serve` (CONTRACT C1.1: a fresh
+// clone needs only `npm install && npm start`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,6 +26,21 @@ if (built === 0 || newestSource(join(root, 'src')) > built) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const dashboardIndex = join(root, 'dist', 'dashboard', 'index.html');
+const dashboardBuilt = existsSync(dashboardIndex) ? statSync(dashboardIndex).mtimeMs : 0;
+if (dashboardBuilt === 0 || newestSource(join(root, 'dashboard')) > dashboardBuilt) {
+  let vite;
+  try {
+    vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+  } catch {
+    process.stderr.write('leadlight: the dashboard is not built and vite is not installed (npm install builds it)\n');
+  }
+  if (vite !== undefined) {
+    const result = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'dashboard', 'vite.config.ts')], { stdio: 'inherit' });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
 }
 
 const { run } = await import(entry);

@@ -1,14 +1,17 @@
 /**
  * Builds the HTTP application: one Fastify instance over one store, with the
  * gate (keys and rate limits), the request guards, the error shape, the
- * OpenAPI document, the probes, /metrics, one log line per request and the
- * /api/v1 routes. Listening is left to the caller (server.ts, or tests
+ * OpenAPI document, the probes, /metrics, one log line per request, the
+ * /api/v1 routes, and the dashboard (its page at /, its session-bound
+ * endpoints under /dashboard/api). Listening is left to the caller (server.ts, or tests
  * through inject).
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { DASHBOARD_API_PREFIX, sessionGate } from './http/dashboard/session-gate.js';
+import { registerDashboardApp } from './http/plugins/dashboard-app.js';
 import { errorHandler, sendError, toHttpError } from './http/plugins/error-handler.js';
 import { createAdmission, gate } from './http/plugins/gate.js';
 import { openapi } from './http/plugins/openapi.js';
@@ -17,6 +20,9 @@ import { logRequest, requestLog } from './http/plugins/request-log.js';
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { RouteTable } from './http/route-table.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
+import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
+import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
+import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
 import { leadsRoutes } from './http/routes/leads.routes.js';
@@ -46,6 +52,8 @@ export interface AppOptions {
   clock?: Clock;
   /** more routes under /api/v1 (tests add throwaway routes with it) */
   extraRoutes?: FastifyPluginAsync;
+  /** where the built dashboard is (default: dist/dashboard of this installation) */
+  dashboardDirectory?: string;
 }
 
 const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -105,8 +113,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestMetrics, { metrics });
   await app.register(requestGuards);
   await app.register(gate, { admit });
+  await app.register(sessionGate, { services });
   await app.register(requestLog);
-  await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path) });
+  const dashboardFallback = await registerDashboardApp(app, { directory: options.dashboardDirectory });
+  await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path), fallback: dashboardFallback });
   await app.register(openapi);
   await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
@@ -121,6 +131,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },
+  );
+  await app.register(
+    async (dashboard) => {
+      await dashboard.register(sessionRoutes, { services });
+      await dashboard.register(recordsRoutes);
+      await dashboard.register(settingsRoutes, { services });
+    },
+    { prefix: DASHBOARD_API_PREFIX },
   );
   app.addHook('onClose', async () => {
     await limiter.close();

@@ -33,6 +33,8 @@ export interface Config {
   demo: boolean;
   /** when set, GET /metrics wants `Authorization: Bearer <token>` */
   metricsToken: string | undefined;
+  /** where people reach the dashboard: the base of the links the CLI prints (invitations, resets) */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +120,25 @@ function trustProxy(env: Env): boolean | string[] {
   );
 }
 
+/** PUBLIC_URL, else the address `serve` listens on (a wildcard host shown as loopback). */
+function publicUrl(env: Env, host: string, port: number): string {
+  const raw = read(env, 'PUBLIC_URL');
+  if (raw === undefined) {
+    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    return `http://${shown}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an http:// or https:// URL (got "${raw}")`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new ConfigError(`PUBLIC_URL must be an http:// or https:// URL without query, fragment or credentials (got "${raw}")`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
   const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? DEFAULT_SQLITE_FILE, poolSize);
@@ -135,11 +156,12 @@ export function loadConfig(env: Env = process.env): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
   if (/\s/.test(host)) throw new ConfigError(`HOST must be a host name or address (got "${host}")`);
 
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
     database,
     redisUrl,
     host,
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     logLevel: logLevel as LogLevel,
     rateLimits: {
       production: integer(env, 'RATE_LIMIT_PRODUCTION', 1000, 1, 1_000_000_000),
@@ -149,5 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     demo: database.kind === 'sqlite' && flag(env, 'LEADLIGHT_DEMO', true),
     metricsToken: metricsToken(env),
+    publicUrl: publicUrl(env, host, port),
   };
 }

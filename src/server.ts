@@ -14,6 +14,7 @@ import { REDACTED, redactKeys } from './http/plugins/request-log.js';
 import { createRateLimiter } from './rate-limit/index.js';
 import { Store } from './repositories/index.js';
 import { createServices, type Services } from './services/index.js';
+import { generatePassword } from './services/operator/passwords.js';
 import type { WorkspaceId } from './tenancy/workspace-id.js';
 
 export interface RunningServer {
@@ -34,6 +35,8 @@ export interface DemoKeys {
   workspaceId: WorkspaceId;
   production: string;
   development: string;
+  /** the demo admin who signs in to the dashboard, with a password shown this once */
+  admin: { email: string; password: string };
 }
 
 /**
@@ -66,7 +69,18 @@ async function createDemo(services: Services): Promise<DemoKeys> {
   const counts = await services.seed.seedDemo();
   const production = await services.apiKeys.create(counts.workspace_id, 'production', 'demo production key');
   const development = await services.apiKeys.create(counts.workspace_id, 'development', 'demo development key');
-  return { workspaceId: counts.workspace_id, production: production.key, development: development.key };
+  // the demo's first admin signs in to the dashboard (CONTRACT C7.2)
+  const { items } = await services.forWorkspace(counts.workspace_id).users.list({ role: 'admin' }, { limit: 1, offset: 0 });
+  const admin = items[0];
+  if (admin === undefined) throw new Error('the demo workspace has no admin');
+  const password = generatePassword();
+  await services.accounts.setPassword(admin.id, password);
+  return {
+    workspaceId: counts.workspace_id,
+    production: production.key,
+    development: development.key,
+    admin: { email: admin.email, password },
+  };
 }
 
 export function printDemo(output: Writable, demo: DemoKeys, url: string): void {
@@ -79,6 +93,10 @@ export function printDemo(output: Writable, demo: DemoKeys, url: string): void {
       `  development key: ${demo.development}`,
       'Try it:',
       `  curl -H "Authorization: Bearer ${demo.development}" ${url}/api/v1/leads`,
+      '',
+      `The dashboard is at ${url}/ ; sign in as its admin (this password is shown this once too):`,
+      `  email:    ${demo.admin.email}`,
+      `  password: ${demo.admin.password}`,
       '',
       '',
     ].join('\n'),

@@ -22,6 +22,7 @@ describe('configuration (C1.3)', () => {
       trustProxy: false,
       demo: true,
       metricsToken: undefined,
+      publicUrl: 'http://127.0.0.1:3000',
     };
     expect(config).toEqual(expected);
     expect(config.database.kind === 'sqlite' && path.isAbsolute(config.database.filename)).toBe(true);
@@ -39,8 +40,10 @@ describe('configuration (C1.3)', () => {
       RATE_LIMIT_UNAUTHENTICATED: '10',
       TRUST_PROXY: 'true',
       METRICS_TOKEN: 'scrape-token-0123456789',
+      PUBLIC_URL: 'https://leads.example.com/',
     });
     expect(config).toMatchObject({
+      publicUrl: 'https://leads.example.com',
       database: { kind: 'sqlite', filename: '/srv/leadlight/main.db' },
       redisUrl: 'redis://127.0.0.1:6379',
       host: '0.0.0.0',
@@ -77,6 +80,8 @@ describe('configuration (C1.3)', () => {
     ['RATE_LIMIT_PRODUCTION', '1.5'],
     ['RATE_LIMIT_UNAUTHENTICATED', 'many'],
     ['LOG_LEVEL', 'loud'],
+    ['PUBLIC_URL', 'ftp://leads.example.com'],
+    ['PUBLIC_URL', 'not a url'],
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'http://x'],
     ['TRUST_PROXY', 'maybe'],

@@ -98,6 +98,23 @@ describe('first start on an empty SQLite file (C1.1, C1.2)', () => {
     expect(body.data.length).toBeGreaterThan(0);
   });
 
+  it("C7.2: prints the demo admin's email and a password, shown once, that sign in to the dashboard at /", async () => {
+    const email = /^\s*email:\s+(\S+@\S+)\s*$/m.exec(first.printed)?.[1];
+    const password = /^\s*password:\s+(\S+)\s*$/m.exec(first.printed)?.[1];
+    expect(email).toBeDefined();
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect(first.printed).toContain(`${first.server.url}/`);
+    const response = await fetch(`${first.server.url}/dashboard/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { role: string; workspace: { id: string } } };
+    expect(body.data.role).toBe('admin');
+    expect(body.data.workspace.id).toBe((await workspacesOf(first.server))[0]?.id);
+  });
+
   it('C2.4: the server runs SQLite with journal_mode=wal and synchronous=FULL', async () => {
     const { db } = first.server.database;
     const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);

@@ -8,8 +8,12 @@
 import type { Kysely } from 'kysely';
 import type { Codec } from '../../src/db/codec.js';
 import type { Schema } from '../../src/db/schema.js';
+import { AccountsRepository } from '../../src/repositories/operator/accounts.repository.js';
 import { ApiKeysRepository } from '../../src/repositories/operator/api-keys.repository.js';
+import { MembershipsRepository } from '../../src/repositories/operator/memberships.repository.js';
 import { PeopleRepository } from '../../src/repositories/operator/people.repository.js';
+import { SessionsRepository } from '../../src/repositories/operator/sessions.repository.js';
+import { SignInFailuresRepository } from '../../src/repositories/operator/sign-in-failures.repository.js';
 import { WorkspacesRepository } from '../../src/repositories/operator/workspaces.repository.js';
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
@@ -124,6 +128,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([new PendingCounts().add([lead])], 'one lead'),
       one([new PendingCounts().add([lead, { source: 'campaign', created_at: '2026-01-03T00:00:00.000Z' }])], 'a batch'),
     ],
+    range: [one(['2026-01-01', '2026-01-30'], 'thirty days, every bucket')],
     sum: [one(['*', {}], 'every day'), one(['=website', { after: { day: '2026-01-01', inclusive: true }, before: { day: '2026-02-01', inclusive: false } }], 'a range of days')],
   }),
   tenant('identities.repository', IdentitiesRepository, {
@@ -176,6 +181,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([ID, { traits: { mode: 'merge', patch: {} } }], 'merge patch'),
       one([ID, {}], 'empty body (reads the identity)'),
     ],
+    countByDay: [one(['2026-01-01'])],
   }),
   tenant('activity.repository', ActivityRepository, {
     ...exists,
@@ -220,6 +226,9 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     findMember: [one([ID])],
     list: [one([{}, FIRST_PAGE], 'no filter'), one([{ role: 'admin' }, FIRST_PAGE], 'role')],
     upsert: [one([[{ user_id: ID, role: 'admin', joined_at: AT }]])],
+    lockAdmins: [one([])],
+    setRole: [one([ID, 'member'])],
+    remove: [one([ID])],
   }),
   operator('workspaces.repository', WorkspacesRepository, {
     insert: [one([{ id: ID, name: 'Acme', created_at: AT }])],
@@ -253,6 +262,8 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   }),
   operator('people.repository', PeopleRepository, {
     idsByEmail: [one([['ada@example.com']])],
+    findByEmail: [one(['ada@example.com'])],
+    findById: [one([ID])],
     emailsOfIds: [one([[ID]])],
     insertMany: [
       one([
@@ -271,6 +282,35 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       ]),
     ],
   }),
+  operator('accounts.repository', AccountsRepository, {
+    passwordHash: [one([ID])],
+    withPassword: [one([[ID, ID]])],
+    setPassword: [one([ID, '$argon2id$v=19$m=19456,t=2,p=1$salt$hash', AT])],
+    insertToken: [one([{ token_hash: 'hash', user_id: ID, kind: 'invite', created_at: AT, expires_at: AT, used_at: null }])],
+    findUsableToken: [one(['hash', AT])],
+    useTokensOf: [one([ID, AT])],
+  }),
+  operator('sessions.repository', SessionsRepository, {
+    insert: [
+      one([{ id: ID, token_hash: 'hash', user_id: ID, workspace_id: WORKSPACE, created_at: AT, last_seen_at: AT, expires_at: AT }]),
+    ],
+    findByTokenHash: [one(['hash'])],
+    touch: [one([ID, AT, AT])],
+    switchWorkspace: [one([ID, WORKSPACE])],
+    delete: [one([ID])],
+    deleteForUser: [one([ID])],
+    deleteExpired: [one([AT])],
+  }),
+  operator('sign-in-failures.repository', SignInFailuresRepository, {
+    record: [one([['account:ada@example.com', 'address:127.0.0.1'], AT])],
+    since: [one([['account:ada@example.com', 'address:127.0.0.1'], AT])],
+    clear: [one(['account:ada@example.com'])],
+    prune: [one([AT])],
+  }),
+  operator('memberships.repository', MembershipsRepository, {
+    find: [one([ID, WORKSPACE])],
+    forUser: [one([ID])],
+  }),
 ];
 
 /**
@@ -281,4 +321,11 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
 export const UNSCOPED_ALLOWED: Record<string, string> = {
   'ApiKeysRepository.findActiveByHash': 'a request learns its workspace from its key',
   'ApiKeysRepository.findById': 'the CLI rotates and revokes a key by its id',
+  'SessionsRepository.findByTokenHash': 'a dashboard request learns its workspace from its session',
+  'SessionsRepository.touch': 'a session is kept alive by its id, whichever workspace it looks at',
+  'SessionsRepository.switchWorkspace': 'the new workspace is written by session id, after its membership was checked',
+  'SessionsRepository.delete': 'signing out ends a session by its id',
+  'SessionsRepository.deleteForUser': 'a new password ends every session of the person, in every workspace',
+  'SessionsRepository.deleteExpired': 'expired sessions are removed in every workspace',
+  'MembershipsRepository.forUser': "a person's own workspaces, for the switcher",
 };

@@ -12,6 +12,7 @@ import { registerKey } from './commands/key.command.js';
 import { registerMigrate } from './commands/migrate.command.js';
 import { registerSeed } from './commands/seed.command.js';
 import { registerServe } from './commands/serve.command.js';
+import { registerUser } from './commands/user.command.js';
 import { registerWorkspace } from './commands/workspace.command.js';
 import type { CliIo } from './context.js';
 import { AnsweredFailure } from './exit-status.js';
@@ -45,6 +46,7 @@ export function createProgram(io: CliIo): Command {
   registerKey(program, io);
   registerImport(program, io);
   registerSeed(program, io);
+  registerUser(program, io);
   registerDoctor(program, io);
   return program;
 }

@@ -4,7 +4,7 @@
  * SQL of an atomic RFC 7396 merge patch. Repositories hold no dialect branches
  * of their own; they ask the codec.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { StoredJson, type JsonObject } from '../schemas/json.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -23,6 +23,10 @@ export interface Codec {
   count(value: unknown): number;
   /** `column` merged with the JSON text `patch` by RFC 7396, evaluated inside the UPDATE. */
   mergePatch(column: string, patch: string): RawBuilder<string>;
+  /** the UTC day (YYYY-MM-DD) of a timestamp column */
+  utcDay(column: string): RawBuilder<string>;
+  /** `query` locking the rows it reads until the transaction ends (PostgreSQL); SQLite's writer lock already serializes */
+  lockRows<Q extends SelectQueryBuilder<never, never, object>>(query: Q): Q;
 }
 
 function parseJson(value: unknown): JsonObject {
@@ -47,6 +51,8 @@ export const sqliteCodec: Codec = {
   bool: (value) => (value ? 1 : 0),
   readBool: (value) => value === 1 || value === true,
   mergePatch: (column, patch) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${patch})`,
+  utcDay: (column) => sql<string>`substr(${sql.ref(column)}, 1, 10)`,
+  lockRows: (query) => query,
 };
 
 export const postgresCodec: Codec = {
@@ -55,4 +61,6 @@ export const postgresCodec: Codec = {
   bool: (value) => value,
   readBool: (value) => value === true,
   mergePatch: (column, patch) => sql<string>`leadlight_merge_patch(${sql.ref(column)}, ${patch}::jsonb)`,
+  utcDay: (column) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')`,
+  lockRows: (query) => query.forUpdate() as typeof query,
 };

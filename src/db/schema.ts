@@ -151,6 +151,41 @@ export interface LeadCountsTable {
   count: ColumnType<number, number, number>;
 }
 
+/** A person's dashboard password: an argon2id PHC string (C7.2). */
+export interface UserPasswordsTable {
+  user_id: string;
+  password_hash: string;
+  updated_at: Timestamp;
+}
+
+/** A dashboard session (C7.3): the SHA-256 of its cookie's token, its person, and the workspace it looks at. */
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  /** changes when the person switches workspace, always to one of their memberships */
+  workspace_id: ColumnType<WorkspaceId, WorkspaceId, WorkspaceId>;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** One-time links that set a password: invitations (7 days) and resets. */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  kind: 'invite' | 'reset';
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** Failed sign-ins by key ('account:<email>' or 'address:<ip>'), for throttling (C7.3). */
+export interface SignInFailuresTable {
+  key: string;
+  at: Timestamp;
+}
+
 export interface Schema {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -163,6 +198,10 @@ export interface Schema {
   visitor_lists: VisitorListsTable;
   users: UsersTable;
   workspace_members: WorkspaceMembersTable;
+  user_passwords: UserPasswordsTable;
+  sessions: SessionsTable;
+  account_tokens: AccountTokensTable;
+  sign_in_failures: SignInFailuresTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
@@ -180,9 +219,10 @@ export type TenantTable = (typeof TENANT_TABLES)[number];
 
 /**
  * Tables whose rows name a workspace but are operator data: a request learns
- * its workspace from an API key, so the key lookup cannot filter by one.
+ * its workspace from an API key or a dashboard session, so the key and
+ * session lookups cannot filter by one.
  */
-export const OPERATOR_WORKSPACE_TABLES = ['api_keys'] as const;
+export const OPERATOR_WORKSPACE_TABLES = ['api_keys', 'sessions'] as const;
 
 /** Every table with a workspace_id column must be in one of the two lists (checked by the compiler). */
 type TablesWithWorkspace = { [T in keyof Schema]: 'workspace_id' extends keyof Schema[T] ? T : never }[keyof Schema];

@@ -274,3 +274,17 @@ from
 where
   "identities"."workspace_id" = $1
   and "id" = $2;
+
+-- IdentitiesRepository.countByDay
+select
+  to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD') as "day",
+  count(*) as "count"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "created_at" >= $2
+group by
+  to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD')
+order by
+  to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD');

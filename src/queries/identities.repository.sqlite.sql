@@ -236,3 +236,17 @@ from
 where
   "identities"."workspace_id" = ?
   and "id" = ?;
+
+-- IdentitiesRepository.countByDay
+select
+  substr("created_at", 1, 10) as "day",
+  count(*) as "count"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "created_at" >= ?
+group by
+  substr("created_at", 1, 10)
+order by
+  substr("created_at", 1, 10);

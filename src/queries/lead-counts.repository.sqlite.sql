@@ -23,6 +23,21 @@ on conflict ("workspace_id", "bucket", "day") do update
 set
   "count" = "lead_counts"."count" + "excluded"."count";
 
+-- LeadCountsRepository.range: thirty days, every bucket
+select
+  "bucket",
+  "day",
+  "count"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "day" >= ?
+  and "day" <= ?
+order by
+  "day",
+  "bucket";
+
 -- LeadCountsRepository.sum: every day
 select
   coalesce(sum("count"), 0) as "total"

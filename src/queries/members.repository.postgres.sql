@@ -93,3 +93,27 @@ values
 on conflict ("workspace_id", "user_id") do update
 set
   "role" = "excluded"."role";
+
+-- MembersRepository.lockAdmins
+select
+  "user_id"
+from
+  "workspace_members"
+where
+  "workspace_members"."workspace_id" = $1
+  and "role" = $2
+for update;
+
+-- MembersRepository.setRole
+update "workspace_members"
+set
+  "role" = $1
+where
+  "workspace_members"."workspace_id" = $2
+  and "user_id" = $3;
+
+-- MembersRepository.remove
+delete from "workspace_members"
+where
+  "workspace_members"."workspace_id" = $1
+  and "user_id" = $2;

@@ -93,3 +93,26 @@ values
 on conflict ("workspace_id", "user_id") do update
 set
   "role" = "excluded"."role";
+
+-- MembersRepository.lockAdmins
+select
+  "user_id"
+from
+  "workspace_members"
+where
+  "workspace_members"."workspace_id" = ?
+  and "role" = ?;
+
+-- MembersRepository.setRole
+update "workspace_members"
+set
+  "role" = ?
+where
+  "workspace_members"."workspace_id" = ?
+  and "user_id" = ?;
+
+-- MembersRepository.remove
+delete from "workspace_members"
+where
+  "workspace_members"."workspace_id" = ?
+  and "user_id" = ?;

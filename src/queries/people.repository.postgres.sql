@@ -10,6 +10,22 @@ from
 where
   "email_normalized" in ($1);
 
+-- PeopleRepository.findByEmail
+select
+  *
+from
+  "users"
+where
+  "email_normalized" = $1;
+
+-- PeopleRepository.findById
+select
+  *
+from
+  "users"
+where
+  "id" = $1;
+
 -- PeopleRepository.emailsOfIds
 select
   "id",

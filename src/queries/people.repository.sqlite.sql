@@ -10,6 +10,22 @@ from
 where
   "email_normalized" in (?);
 
+-- PeopleRepository.findByEmail
+select
+  *
+from
+  "users"
+where
+  "email_normalized" = ?;
+
+-- PeopleRepository.findById
+select
+  *
+from
+  "users"
+where
+  "id" = ?;
+
 -- PeopleRepository.emailsOfIds
 select
   "id",

@@ -3,7 +3,7 @@
  * the HTTP layer turns the code into a status, the CLI into one line on stderr.
  */
 
-export type ErrorCode = 'invalid_request' | 'forbidden' | 'not_found' | 'conflict';
+export type ErrorCode = 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limit_exceeded';
 
 export type ErrorDetails = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 /**
  * The id of a workspace, as only trusted lookups produce it: the API key
- * lookup, the CLI's workspace lookup and (later) a dashboard session. Tenant
+ * lookup, the CLI's workspace lookup and a dashboard session's membership. Tenant
  * data is reached through repositories bound to one WorkspaceId, so a plain
  * string from a request can never select another workspace's rows: it does
  * not type-check. The brand comes from the database schema (columns that

@@ -17,6 +17,8 @@ import type { TestApp, TestWorkspace } from './app.js';
 import { importRows } from './fixtures.js';
 
 export type Resource = 'leads' | 'identities' | 'activity' | 'personalities' | 'companies' | 'lists' | 'users';
+/** what an operation by id can name: a workspace's resource, or one of its API keys (operator data, ids unique across workspaces) */
+export type Target = Resource | 'keys';
 
 export type Operation =
   /** a collection: walked to its end, it holds the caller's items only */
@@ -28,7 +30,17 @@ export type Operation =
   /** a creation: references to another workspace's items are refused and create nothing */
   | { kind: 'create'; resource: Resource; body: Record<string, unknown> }
   /** the items of one parent item: another workspace's parent answers like an unknown one; a shared parent lists the caller's items */
-  | { kind: 'children'; parent: Resource; child: Resource; paged: boolean };
+  | { kind: 'children'; parent: Resource; child: Resource; paged: boolean }
+  /** the workspace's API keys (dashboard settings): exactly the caller's active keys */
+  | { kind: 'keys' }
+  /** an action on one item by path id (rotate, revoke, reset link, removal): another workspace's id answers like an unknown id and its item is untouched */
+  | { kind: 'action'; target: Target; body?: Record<string, unknown> }
+  /** a creation that takes no references (a key, a member): it lands in the caller's workspace, never the other's */
+  | { kind: 'own-create'; target: 'keys' | 'users'; body: () => Record<string, unknown> }
+  /** an answer about the caller's workspace as a whole (settings, overview): it describes the caller's workspace only */
+  | { kind: 'summary'; of: 'workspace' | 'overview' }
+  /** pointing a dashboard session at a workspace: one the person is not a member of answers 404 and the session stays */
+  | { kind: 'switch' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -36,7 +48,17 @@ export const NOT_TENANT: Record<string, string> = {
   'GET /readyz': 'says whether the store answers; no data',
   'GET /metrics': 'operator metrics, behind METRICS_TOKEN; counts by route, no workspace data',
   'GET /api/v1/openapi.json': 'the API description; no data',
+  'GET /': "the dashboard's page (static HTML); data comes through /dashboard/api",
+  'GET /assets/*': "the dashboard's static scripts and styles; no data",
+  'POST /dashboard/api/sign-in': 'starts a session of a person, in one of their own workspaces (checked by the session tests)',
+  'POST /dashboard/api/sign-out': "ends the caller's own session; no workspace data",
+  'GET /dashboard/api/session': 'the signed-in person and the workspaces they belong to; no workspace data',
+  'POST /dashboard/api/password-links/inspect': "the email a one-time link is for; the link's secret is the credential",
+  'POST /dashboard/api/password-links/redeem': 'sets the password a one-time link is for; no workspace data',
+  'PUT /dashboard/api/account/password': "the caller's own password; no workspace data",
 };
+
+let memberCounter = 0;
 
 export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/leads': { kind: 'list', resource: 'leads' },
@@ -54,7 +76,50 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/lists': { kind: 'list', resource: 'lists' },
   'GET /api/v1/users': { kind: 'list', resource: 'users' },
   'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
+  // the dashboard's endpoints, called with a session of the workspace (never a key)
+  'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
+  'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },
+  'GET /dashboard/api/leads/:id': { kind: 'read', resource: 'leads' },
+  'PATCH /dashboard/api/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { dashboard: true }, summary: { y: 2 } } },
+  'GET /dashboard/api/identities': { kind: 'list', resource: 'identities' },
+  'GET /dashboard/api/identities/:id': { kind: 'read', resource: 'identities' },
+  'PATCH /dashboard/api/identities/:id': { kind: 'update', resource: 'identities', body: { traits: { dashboard: true }, is_favorite: false } },
+  'GET /dashboard/api/identities/:id/activity': { kind: 'children', parent: 'identities', child: 'activity', paged: true },
+  'GET /dashboard/api/identities/:id/personalities': { kind: 'children', parent: 'identities', child: 'personalities', paged: false },
+  'GET /dashboard/api/companies': { kind: 'list', resource: 'companies' },
+  'GET /dashboard/api/companies/:id': { kind: 'read', resource: 'companies' },
+  'GET /dashboard/api/lists': { kind: 'list', resource: 'lists' },
+  'GET /dashboard/api/workspace': { kind: 'summary', of: 'workspace' },
+  'GET /dashboard/api/keys': { kind: 'keys' },
+  'POST /dashboard/api/keys': { kind: 'own-create', target: 'keys', body: () => ({ type: 'development', name: 'matrix key' }) },
+  'POST /dashboard/api/keys/:id/rotate': { kind: 'action', target: 'keys' },
+  'POST /dashboard/api/keys/:id/revoke': { kind: 'action', target: 'keys' },
+  'GET /dashboard/api/members': { kind: 'list', resource: 'users' },
+  'POST /dashboard/api/members': {
+    kind: 'own-create',
+    target: 'users',
+    body: () => ({ email: `matrix.invite.${++memberCounter}@example.com`, role: 'viewer' }),
+  },
+  'PATCH /dashboard/api/members/:id': { kind: 'update', resource: 'users', body: { role: 'member' } },
+  'DELETE /dashboard/api/members/:id': { kind: 'action', target: 'users' },
+  'POST /dashboard/api/members/:id/reset-link': { kind: 'action', target: 'users' },
+  'PUT /dashboard/api/session/workspace': { kind: 'switch' },
 };
+
+/** Changes run after every read, so that reads see the fixtures as seeded. */
+export function matrixOrder(keys: readonly string[]): string[] {
+  const changes = (key: string) => (['update', 'create', 'own-create', 'action', 'switch'].includes(MATRIX[key]?.kind ?? '') ? 1 : 0);
+  return [...keys].sort((a, b) => changes(a) - changes(b));
+}
+
+/** A dashboard session: its cookie and CSRF token. */
+export interface MatrixSession {
+  cookie: string;
+  csrf: string;
+}
+
+/** The admin of one workspace only, who signs in to the dashboard for the matrix. */
+export const matrixAdmin = (tag: string) => ({ email: `${tag.toLowerCase()}.admin@example.com`, password: `matrix-${tag}-password` });
 
 /** Body fields that name another resource of the workspace (CONTRACT C3.7). */
 export const REFERENCE_FIELDS: Record<string, Resource> = { identity_id: 'identities', company_id: 'companies' };
@@ -89,13 +154,18 @@ export function planMatrix(routes: readonly RegisteredRoute[]): Plan {
   for (const route of routes) {
     // HEAD answers as GET does (Fastify adds it to every GET route)
     if (route.method === 'HEAD') continue;
-    const key = `${route.method} ${route.url.replace(/\/$/, '')}`;
+    const key = `${route.method} ${route.url === '/' ? '/' : route.url.replace(/\/$/, '')}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (NOT_TENANT[key] !== undefined) continue;
     const operation = MATRIX[key];
     if (operation === undefined) {
       uncovered.push(key);
+      continue;
+    }
+    if (operation.kind === 'switch') {
+      // its workspace_id is the target itself, checked as such
+      operations.push({ key, route, operation, references: [] });
       continue;
     }
     const ids = bodyIdFields(route).filter((name) => !FREE_ID_FIELDS.has(name));
@@ -110,6 +180,8 @@ export function planMatrix(routes: readonly RegisteredRoute[]): Plan {
 export interface Holdings {
   workspace: TestWorkspace;
   tag: string;
+  /** the workspace's admin's dashboard session (set once the app listens) */
+  session?: MatrixSession;
   /** every id of the resource in this workspace */
   ids: Record<Resource, Set<string>>;
   /** an id of the resource that exists in this workspace only */
@@ -187,10 +259,13 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
     { id: shared.leads, code: `${tag}-shared`, source: `${lower}-source`, identity_id: shared.identities, company_id: shared.companies },
     { id: own.leads, code: `${tag}-own`, source: `${lower}-source`, visitor_id: own.visitor },
   ]);
+  const admin = randomUUID();
   await importRows(t, ws, 'users', [
     { id: shared.users, email: 'shared.person@example.com', name: 'Shared Person', workspace_role: MARKER.users(tag)[1] as string },
     { id: own.users, email: `${lower}.member@example.com`, name: `${tag} Member`, workspace_role: 'member' },
+    { id: admin, email: matrixAdmin(tag).email, name: `${tag} Admin`, workspace_role: 'admin' },
   ]);
+  await t.services.accounts.setPassword(admin, matrixAdmin(tag).password);
   return {
     workspace,
     tag,
@@ -201,7 +276,7 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
       personalities: set(shared.personalities, own.personalities),
       companies: set(shared.companies, own.companies),
       lists: set(shared.lists, own.lists),
-      users: set(shared.users, own.users),
+      users: set(shared.users, own.users, admin),
     },
     only: {
       leads: own.leads,

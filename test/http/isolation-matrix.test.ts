@@ -14,6 +14,8 @@ import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.
 import {
   MARKER,
   MATRIX,
+  matrixAdmin,
+  matrixOrder,
   planMatrix,
   REFERENCE_FIELDS,
   seedHoldings,
@@ -22,6 +24,7 @@ import {
   type PlannedOperation,
   type Resource,
   type SharedIds,
+  type Target,
 } from '../helpers/isolation-matrix.js';
 import { storeKinds } from '../helpers/stores.js';
 
@@ -55,10 +58,30 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     shared = sharedIds();
     a = await seedHoldings(t, await t.createWorkspace('Matrix A'), 'A', shared);
     b = await seedHoldings(t, await t.createWorkspace('Matrix B'), 'B', shared);
+    for (const holder of [a, b]) {
+      holder.session = await signIn(holder.tag);
+      keys.set(holder.tag, new Set([holder.workspace.production.id, holder.workspace.development.id]));
+    }
     plan = planMatrix(t.app.routeTable.routes());
   });
+  const keys = new Map<string, Set<string>>();
+
+  /** The dashboard session of the workspace's admin (a person of that workspace only). */
+  async function signIn(tag: string) {
+    const { email, password } = matrixAdmin(tag);
+    const response = await fetch(`${base}/dashboard/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(response.status).toBe(200);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const body = (await response.json()) as { data: { csrf_token: string } };
+    return { cookie, csrf: body.data.csrf_token };
+  }
   afterAll(async () => t?.close());
 
+  /** A request of the workspace: with its API key under /api/v1, with its admin's session (never a key) under /dashboard/api. */
   async function call(
     workspace: TestWorkspace,
     method: string,
@@ -66,15 +89,17 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     body?: unknown,
     contentType = 'application/json',
   ): Promise<Answer> {
+    const session = [a, b].find((holder) => holder.workspace.id === workspace.id)?.session;
+    const credentials: Record<string, string> = path.startsWith('/dashboard/api/')
+      ? { cookie: session?.cookie ?? '', 'x-csrf-token': session?.csrf ?? '' }
+      : { authorization: `Bearer ${workspace.production.key}` };
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: {
-        authorization: `Bearer ${workspace.production.key}`,
-        ...(body === undefined ? {} : { 'content-type': contentType }),
-      },
+      headers: { ...credentials, ...(body === undefined ? {} : { 'content-type': contentType }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, workspace: response.headers.get('x-workspace-id'), body: (await response.json()) as Record<string, unknown> };
+    const text = await response.text();
+    return { status: response.status, workspace: response.headers.get('x-workspace-id'), body: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> };
   }
 
   const pathOf = (operation: PlannedOperation, id: string) => operation.route.url.replace(':id', id);
@@ -113,8 +138,71 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     return answer;
   }
 
-  async function checkList(caller: Holdings, resource: Resource) {
-    expectCallersItems(caller, resource, await walk(caller, LIST_PATH[resource]), caller.ids[resource]);
+  async function checkList(caller: Holdings, operation: PlannedOperation, resource: Resource) {
+    expectCallersItems(caller, resource, await walk(caller, operation.route.url), caller.ids[resource]);
+  }
+
+  async function keyIds(holder: Holdings): Promise<Set<string>> {
+    const answer = await call(holder.workspace, 'GET', '/dashboard/api/keys');
+    expect(answer.status).toBe(200);
+    expect(answer.workspace).toBe(holder.workspace.id);
+    return new Set((answer.body.data as { id: string }[]).map((key) => key.id));
+  }
+
+  async function checkKeys(caller: Holdings) {
+    expect(await keyIds(caller)).toEqual(keys.get(caller.tag));
+  }
+
+  /** another workspace's id answers like an unknown one, and the other workspace's item is untouched */
+  async function checkAction(caller: Holdings, other: Holdings, operation: PlannedOperation, target: Target, body?: Record<string, unknown>) {
+    const unknown = await unknownAnswer(caller, operation, body);
+    const foreignId = target === 'keys' ? other.workspace.development.id : other.only[target];
+    const answer = await call(caller.workspace, operation.route.method, pathOf(operation, foreignId), body);
+    expect(answer).toEqual({ ...unknown, workspace: caller.workspace.id });
+    if (target === 'keys') {
+      expect(await keyIds(other)).toEqual(keys.get(other.tag));
+      const stillWorks = await fetch(`${base}/api/v1/leads?limit=1`, { headers: { authorization: `Bearer ${other.workspace.development.key}` } });
+      expect(stillWorks.status).toBe(200);
+    } else {
+      expect((await read(other, target, foreignId)).status).toBe(200);
+    }
+  }
+
+  async function checkOwnCreate(caller: Holdings, other: Holdings, operation: PlannedOperation, target: 'keys' | 'users', body: Record<string, unknown>) {
+    const before = target === 'keys' ? await keyIds(other) : await total(other, 'users');
+    const created = await call(caller.workspace, 'POST', operation.route.url, body);
+    expect(created.status).toBe(201);
+    expect(created.workspace).toBe(caller.workspace.id);
+    const data = created.body.data as { id?: string; key?: string; workspace_id?: string; member?: { id: string } };
+    if (target === 'keys') {
+      expect(data.workspace_id).toBe(caller.workspace.id);
+      keys.get(caller.tag)!.add(data.id as string);
+      const used = await fetch(`${base}/api/v1/leads?limit=1`, { headers: { authorization: `Bearer ${data.key}` } });
+      expect(used.headers.get('x-workspace-id')).toBe(caller.workspace.id);
+      expect(await keyIds(other)).toEqual(before);
+    } else {
+      caller.ids.users.add(data.member!.id);
+      expect((await read(caller, 'users', data.member!.id)).status).toBe(200);
+      expect((await read(other, 'users', data.member!.id)).status).toBe(404);
+      expect(await total(other, 'users')).toBe(before);
+    }
+  }
+
+  async function checkSummary(caller: Holdings, of: 'workspace' | 'overview') {
+    const answer = await call(caller.workspace, 'GET', `/dashboard/api/${of}`);
+    expect(answer.status).toBe(200);
+    expect(answer.workspace).toBe(caller.workspace.id);
+    const data = answer.body.data as { id?: string; totals?: { leads: number; identities: number } };
+    if (of === 'workspace') expect(data.id).toBe(caller.workspace.id);
+    else expect(data.totals).toEqual({ leads: await total(caller, 'leads'), identities: await total(caller, 'identities') });
+  }
+
+  async function checkSwitch(caller: Holdings, other: Holdings, operation: PlannedOperation) {
+    for (const workspaceId of [other.workspace.id, randomUUID()]) {
+      const answer = await call(caller.workspace, 'PUT', operation.route.url, { workspace_id: workspaceId });
+      expect(answer.status).toBe(404);
+    }
+    expect((await call(caller.workspace, 'GET', '/dashboard/api/workspace')).workspace).toBe(caller.workspace.id);
   }
 
   async function checkRead(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: Resource) {
@@ -193,7 +281,7 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect(plan.operations.map((operation) => operation.key).sort()).toEqual(Object.keys(MATRIX).sort());
   });
 
-  for (const key of Object.keys(MATRIX)) {
+  for (const key of matrixOrder(Object.keys(MATRIX))) {
     it(`${key}`, async () => {
       const operation = plan.operations.find((candidate) => candidate.key === key);
       expect(operation, `${key} is registered`).toBeDefined();
@@ -204,7 +292,22 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
       ] as const) {
         switch (spec.kind) {
           case 'list':
-            await checkList(caller, spec.resource);
+            await checkList(caller, operation!, spec.resource);
+            break;
+          case 'keys':
+            await checkKeys(caller);
+            break;
+          case 'action':
+            await checkAction(caller, other, operation!, spec.target, spec.body);
+            break;
+          case 'own-create':
+            await checkOwnCreate(caller, other, operation!, spec.target, spec.body());
+            break;
+          case 'summary':
+            await checkSummary(caller, spec.of);
+            break;
+          case 'switch':
+            await checkSwitch(caller, other, operation!);
             break;
           case 'read':
             await checkRead(caller, other, operation!, spec.resource);

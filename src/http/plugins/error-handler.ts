@@ -34,7 +34,8 @@ const FRAMEWORK_ERRORS: Record<string, (request: FastifyRequest) => HttpError> =
 export function toHttpError(error: unknown, request: FastifyRequest): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof ServiceError) {
-    return new HttpError(error.code, error.message, error.details);
+    const retryAfter = error.details?.retry_after;
+    return new HttpError(error.code, error.message, error.details, typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {});
   }
   const fastifyError = error as Partial<FastifyError>;
   if (Array.isArray(fastifyError.validation)) {
@@ -62,10 +63,12 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
 export interface ErrorHandlerOptions {
   /** the methods each route path answers, for 405 and Allow */
   allowedMethods: (path: string) => string[];
+  /** tried first for an unknown path: the dashboard's client-side routes answer its page */
+  fallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 }
 
 export const errorHandler = fp<ErrorHandlerOptions>(
-  async (app, { allowedMethods }) => {
+  async (app, { allowedMethods, fallback }) => {
     app.setErrorHandler((error, request, reply) => {
       const httpError = toHttpError(error, request);
       if (httpError.statusCode >= 500) {
@@ -75,6 +78,8 @@ export const errorHandler = fp<ErrorHandlerOptions>(
     });
 
     app.setNotFoundHandler((request, reply) => {
+      const answered = fallback?.(request, reply);
+      if (answered !== undefined) return answered;
       const path = request.url.split('?')[0] ?? '/';
       const allowed = allowedMethods(path);
       if (allowed.length > 0) {

@@ -1,6 +1,6 @@
 /**
  * One log line per answered request, in place of Fastify's two: request id,
- * workspace (when a key named one), method, URL, route pattern, status and
+ * workspace (when a key or a dashboard session named one), method, URL, route pattern, status and
  * time in milliseconds. Once the gate has admitted a request its logger
  * carries the workspace id, so that whatever is logged later for it (a 500's
  * stack, a warning) can be traced to the workspace. No key is ever logged:
@@ -67,5 +67,5 @@ export const requestLog = fp(
       done();
     });
   },
-  { name: 'request-log', dependencies: ['gate'] },
+  { name: 'request-log', dependencies: ['gate', 'session-gate'] },
 );

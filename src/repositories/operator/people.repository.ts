@@ -39,6 +39,15 @@ export class PeopleRepository extends OperatorRepository {
     return emails;
   }
 
+  /** The person with this normalized email, if any. */
+  findByEmail(emailNormalized: string): Promise<Person | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email_normalized', '=', emailNormalized).executeTakeFirst();
+  }
+
+  findById(id: string): Promise<Person | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   async insertMany(people: readonly Person[]): Promise<void> {
     for (let start = 0; start < people.length; start += 500) {
       await this.db.insertInto('users').values(people.slice(start, start + 500)).execute();

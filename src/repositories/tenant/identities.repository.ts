@@ -93,6 +93,19 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return row && this.toIdentity(row);
   }
 
+  /** How many identities were created on each UTC day from `sinceDay` (YYYY-MM-DD) on; days without any are absent. */
+  async countByDay(sinceDay: string): Promise<{ day: string; count: number }[]> {
+    const day = this.codec.utcDay('created_at');
+    const rows = await this.scope
+      .selectFrom('identities')
+      .select((eb) => [day.as('day'), eb.fn.countAll().as('count')])
+      .where('created_at', '>=', `${sinceDay}T00:00:00.000Z`)
+      .groupBy(day)
+      .orderBy(day)
+      .execute();
+    return rows.map((row) => ({ day: row.day, count: this.codec.count(row.count) }));
+  }
+
   private matching(scope: TenantScope, filters: IdentityFilters) {
     let query = scope.selectFrom('identities');
     if (filters.email !== undefined) query = query.where('email_normalized', '=', normalizeEmail(filters.email));

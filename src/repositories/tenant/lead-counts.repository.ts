@@ -19,7 +19,7 @@ export const startOfDay = (instant: string) => `${dayOf(instant)}T00:00:00.000Z`
 export const nextDay = (instant: string) => new Date(Date.parse(startOfDay(instant)) + DAY_MS).toISOString();
 export const bucketOf = (source: string | undefined) => (source === undefined ? ALL_LEADS : `=${source}`);
 
-interface CountRow {
+export interface CountRow {
   bucket: string;
   day: string;
   count: number;
@@ -106,6 +106,19 @@ export class LeadCountsRepository extends TenantRepository {
       })
       .first({ bucket, afterDay: after?.day, beforeDay: before?.day });
     return this.codec.count(row?.total ?? 0);
+  }
+
+  /** Every bucket's count on each day from `fromDay` to `toDay` (inclusive), for charts; days without leads are absent. */
+  range(fromDay: string, toDay: string): Promise<CountRow[]> {
+    return this.scope
+      .selectFrom('lead_counts')
+      .select(['bucket', 'day', 'count'])
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .orderBy('day')
+      .orderBy('bucket')
+      .execute()
+      .then((rows) => rows.map((row) => ({ bucket: row.bucket, day: row.day, count: this.codec.count(row.count) })));
   }
 
   private upsert(scope: typeof this.scope, rows: readonly CountRow[]) {

@@ -71,6 +71,26 @@ export class MembersRepository extends TenantRepository {
     }
   }
 
+  /** The admins of the workspace, their rows locked until the transaction ends (the last admin rule). */
+  async lockAdmins(): Promise<string[]> {
+    const rows = await this.codec
+      .lockRows(this.scope.selectFrom('workspace_members').select('user_id').where('role', '=', 'admin'))
+      .execute();
+    return rows.map((row) => row.user_id);
+  }
+
+  /** Sets a member's role; returns whether they are a member. */
+  async setRole(userId: string, role: string): Promise<boolean> {
+    const result = await this.scope.updateTable('workspace_members').set({ role }).where('user_id', '=', userId).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Ends a membership; returns whether there was one. */
+  async remove(userId: string): Promise<boolean> {
+    const result = await this.scope.deleteFrom('workspace_members').where('user_id', '=', userId).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
   private withPeople(scope: TenantScope) {
     return scope.selectFrom('workspace_members').innerJoin('users', 'users.id', 'workspace_members.user_id');
   }

@@ -94,23 +94,27 @@ export class ApiKeysService {
     }));
   }
 
-  /** A new key of the same workspace, type and name; the old one is revoked in the same transaction. */
-  rotate(keyId: string): Promise<CreatedKey & { replaces: string }> {
+  /**
+   * A new key of the same workspace, type and name; the old one is revoked in
+   * the same transaction. `within` (a dashboard session's workspace): a key
+   * of another workspace is not found.
+   */
+  rotate(keyId: string, within?: WorkspaceId): Promise<CreatedKey & { replaces: string }> {
     const id = pathId(keyId, 'key');
     return this.store.transaction(async (repos) => {
-      const old = await this.activeKey(repos, id);
+      const old = await this.activeKey(repos, id, within);
       const created = await this.insertKey(repos, old.workspace_id, old.type, old.name, old.id);
       await repos.apiKeys.revoke(old.workspace_id, old.id, created.created_at);
       return { ...created, replaces: old.id };
     });
   }
 
-  /** Revokes a key; revoking a revoked key answers its original revocation time. */
-  async revoke(keyId: string): Promise<{ id: string; revoked_at: string }> {
+  /** Revokes a key; revoking a revoked key answers its original revocation time. `within`: as rotate. */
+  async revoke(keyId: string, within?: WorkspaceId): Promise<{ id: string; revoked_at: string }> {
     const id = pathId(keyId, 'key');
     return this.store.transaction(async (repos) => {
       const key = await repos.apiKeys.findById(id);
-      if (key === undefined) throw new NotFoundError('key');
+      if (key === undefined || (within !== undefined && key.workspace_id !== within)) throw new NotFoundError('key');
       if (key.revoked_at !== null) return { id: key.id, revoked_at: key.revoked_at };
       const revokedAt = now();
       await repos.apiKeys.revoke(key.workspace_id, key.id, revokedAt);
@@ -138,9 +142,9 @@ export class ApiKeysService {
     });
   }
 
-  private async activeKey(repos: OperatorRepositories, id: string): Promise<ApiKey> {
+  private async activeKey(repos: OperatorRepositories, id: string, within: WorkspaceId | undefined): Promise<ApiKey> {
     const key = await repos.apiKeys.findById(id);
-    if (key === undefined) throw new NotFoundError('key');
+    if (key === undefined || (within !== undefined && key.workspace_id !== within)) throw new NotFoundError('key');
     if (key.revoked_at !== null) throw new ServiceError('conflict', `key ${key.id} is revoked`);
     return key;
   }

@@ -10,6 +10,7 @@ import { IdentitiesService } from './identities.service.js';
 import { ImportService } from './import/import.service.js';
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
+import { OverviewService } from './overview.service.js';
 import { UsersService } from './users.service.js';
 
 export class WorkspaceServices {
@@ -19,6 +20,7 @@ export class WorkspaceServices {
   #lists?: ListsService;
   #users?: UsersService;
   #imports?: ImportService;
+  #overview?: OverviewService;
 
   constructor(private readonly store: WorkspaceStore) {}
 
@@ -48,5 +50,9 @@ export class WorkspaceServices {
 
   get imports(): ImportService {
     return (this.#imports ??= new ImportService(this.store));
+  }
+
+  get overview(): OverviewService {
+    return (this.#overview ??= new OverviewService(this.store));
   }
 }

@@ -8,8 +8,9 @@ import type { Page, PageResult } from '../../repositories/page.js';
 import type { MemberFilters } from '../../repositories/tenant/members.repository.js';
 import { normalizeEmail } from '../../schemas/normalize.js';
 import type { WorkspaceUser } from '../../schemas/resources.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, ServiceError } from '../errors.js';
 import { pathId } from '../ids.js';
+import type { Role } from '../operator/roles.js';
 
 export class UsersService {
   constructor(private readonly store: WorkspaceStore) {}
@@ -23,6 +24,31 @@ export class UsersService {
     if (user === undefined) throw new NotFoundError('user');
     return user;
   }
+
+  /** Changes a member's role; the last admin is never demoted (CONTRACT C7.5). */
+  async changeRole(id: string, role: Role): Promise<WorkspaceUser> {
+    const userId = pathId(id, 'user');
+    return this.store.transaction(async (repos) => {
+      const admins = await repos.members.lockAdmins();
+      if (role !== 'admin' && admins.length === 1 && admins[0] === userId) throw lastAdmin('demoted');
+      if (!(await repos.members.setRole(userId, role))) throw new NotFoundError('user');
+      return (await repos.members.findMember(userId)) as WorkspaceUser;
+    });
+  }
+
+  /** Ends a membership (the person and their other memberships stay); the last admin is never removed. */
+  async remove(id: string): Promise<void> {
+    const userId = pathId(id, 'user');
+    await this.store.transaction(async (repos) => {
+      const admins = await repos.members.lockAdmins();
+      if (admins.length === 1 && admins[0] === userId) throw lastAdmin('removed');
+      if (!(await repos.members.remove(userId))) throw new NotFoundError('user');
+    });
+  }
+}
+
+function lastAdmin(what: string): ServiceError {
+  return new ServiceError('conflict', `the last admin of a workspace cannot be ${what}; make another member admin first`);
 }
 
 /** A person to make a member: their profile (used only if the email is new) and their membership. */

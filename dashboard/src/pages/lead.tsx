@@ -1,0 +1,114 @@
+/**
+ * One lead: its fields, location, summary (score and reasons when present),
+ * its identity and company; members edit properties and summary with the
+ * JSON editor, which checks the JSON before anything is sent.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { api } from '../api';
+import { JsonField } from '../components/json-field';
+import { QueryView } from '../components/states';
+import { Time } from '../components/time';
+import { text } from '../format';
+import { can, useSession } from '../session';
+import type { Company, Identity, JsonObject, Lead } from '../types';
+
+function IdentityLink({ id }: { id: string }) {
+  const identity = useQuery({ queryKey: ['identity', id], queryFn: () => api<{ data: Identity }>(`/identities/${id}`).then((body) => body.data) });
+  return (
+    <Link to="/identities/$identityId" params={{ identityId: id }}>
+      {identity.data?.name ?? identity.data?.email ?? 'Open the identity'}
+    </Link>
+  );
+}
+
+function CompanyLink({ id }: { id: string }) {
+  const company = useQuery({ queryKey: ['company', id], queryFn: () => api<{ data: Company }>(`/companies/${id}`).then((body) => body.data) });
+  return (
+    <Link to="/companies/$companyId" params={{ companyId: id }}>
+      {company.data?.name ?? 'Open the company'}
+    </Link>
+  );
+}
+
+function Score({ summary }: { summary: JsonObject | null }) {
+  const score = summary?.score;
+  if (typeof score !== 'number') return null;
+  const reasons = Array.isArray(summary?.score_reasons) ? summary.score_reasons.map(String) : [];
+  return (
+    <section className="card" aria-label="Score">
+      <h2>Score</h2>
+      <p className="score">
+        <meter min={0} max={100} value={score} aria-label="Lead score" /> <strong>{score}</strong> / 100
+      </p>
+      {reasons.length > 0 && (
+        <ul>
+          {reasons.map((reason) => (
+            <li key={reason}>{reason}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function LeadPage() {
+  const { leadId } = useParams({ from: '/app/leads/$leadId' });
+  const client = useQueryClient();
+  const session = useSession();
+  const lead = useQuery({ queryKey: ['lead', leadId], queryFn: () => api<{ data: Lead }>(`/leads/${leadId}`).then((body) => body.data) });
+  const update = useMutation({
+    mutationFn: (changes: { properties?: JsonObject; summary?: JsonObject | null }) =>
+      api<{ data: Lead }>(`/leads/${leadId}`, { method: 'PATCH', body: changes }),
+    onSuccess: ({ data }) => {
+      client.setQueryData(['lead', leadId], data);
+      void client.invalidateQueries({ queryKey: ['leads'] });
+    },
+  });
+  const editable = can(session.data, 'member');
+  return (
+    <QueryView query={lead}>
+      {(data) => (
+        <>
+          <nav aria-label="Breadcrumb" className="crumbs">
+            <Link to="/leads">Leads</Link> / <span aria-current="page">{data.code ?? data.id}</span>
+          </nav>
+          <div className="page-head">
+            <h1>Lead {data.code ?? data.id.slice(0, 8)}</h1>
+            {data.source !== null && <span className="badge">{data.source}</span>}
+          </div>
+          <div className="grid-2">
+            <section className="card" aria-label="Details">
+              <h2>Details</h2>
+              <dl className="fields">
+                <dt>Created</dt>
+                <dd>
+                  <Time value={data.created_at} exact />
+                </dd>
+                <dt>Updated</dt>
+                <dd>
+                  <Time value={data.updated_at} exact />
+                </dd>
+                <dt>Identity</dt>
+                <dd>{data.identity_id === null ? '—' : <IdentityLink id={data.identity_id} />}</dd>
+                <dt>Company</dt>
+                <dd>{data.company_id === null ? '—' : <CompanyLink id={data.company_id} />}</dd>
+                <dt>Location</dt>
+                <dd>{[data.location.city, data.location.country].filter(Boolean).map(String).join(', ') || '—'}</dd>
+                <dt>Visitor</dt>
+                <dd className="mono">{data.visitor_id}</dd>
+                <dt>Session</dt>
+                <dd className="mono">{text(data.session_id)}</dd>
+                <dt>Lead id</dt>
+                <dd className="mono">{data.id}</dd>
+              </dl>
+            </section>
+            <Score summary={data.summary} />
+          </div>
+          <JsonField title="Properties" value={data.properties} editable={editable} onSave={(value) => update.mutateAsync({ properties: value ?? {} })} />
+          <JsonField title="Summary" value={data.summary} editable={editable} nullable onSave={(value) => update.mutateAsync({ summary: value })} />
+        </>
+      )}
+    </QueryView>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * The shapes the dashboard reads: the API's resources (spec: Resources)
+ * and the dashboard's own (session, keys, members, overview).
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+export type Role = 'viewer' | 'member' | 'admin';
+
+export interface Session {
+  user: { id: string; email: string; name: string | null };
+  workspace: { id: string; name: string };
+  role: Role;
+  workspaces: { id: string; name: string; role: string }[];
+  csrf_token: string;
+  expires_at: string;
+  features: { site_keys: boolean };
+}
+
+export interface Lead {
+  id: string;
+  visitor_id: string;
+  workspace_id: string;
+  code: string | null;
+  source: string | null;
+  created_at: string;
+  updated_at: string;
+  properties: JsonObject;
+  location: JsonObject;
+  identity_id: string | null;
+  session_id: string | null;
+  summary: JsonObject | null;
+  company_id: string | null;
+}
+
+export interface Identity {
+  id: string;
+  visitor_id: string;
+  email: string | null;
+  name: string | null;
+  traits: JsonObject;
+  first_seen: string;
+  last_seen: string;
+  ip: string | null;
+  city: string | null;
+  country: string | null;
+  is_favorite: boolean;
+  created_at: string;
+}
+
+export interface Activity {
+  id: string;
+  type: string;
+  who: string | null;
+  what: string | null;
+  source: string | null;
+  created_at: string;
+}
+
+export interface Personality {
+  id: string;
+  visitor_id: string;
+  score: number;
+  personality: { type: string; traits: string[] };
+  features: JsonObject;
+  learning_percentage: number;
+  created_at: string;
+}
+
+export interface Company {
+  id: string;
+  name: string;
+  domain: string | null;
+  description: string | null;
+  employees: string | null;
+  main_industry: string | null;
+  created_at: string;
+}
+
+export interface VisitorList {
+  id: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  created_at: string;
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  name: string | null;
+  avatar: string | null;
+  workspace_role: string;
+  joined_at: string;
+  status: 'active' | 'invited';
+}
+
+export interface ApiKey {
+  id: string;
+  type: 'production' | 'development';
+  name: string | null;
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CreatedKey {
+  id: string;
+  type: 'production' | 'development';
+  name: string | null;
+  key: string;
+  created_at: string;
+  replaces?: string;
+}
+
+export interface WorkspaceSettings {
+  id: string;
+  name: string;
+  created_at: string;
+  prod_last_use: string | null;
+  dev_last_use: string | null;
+}
+
+export interface Overview {
+  days: { day: string; leads: number; by_source: Record<string, number>; identities: number }[];
+  sources: string[];
+  totals: { leads: number; identities: number };
+}

@@ -1,0 +1,144 @@
+/**
+ * /dashboard/api: the workspace's leads, identities (with activity and
+ * personalities), companies and lists, and the overview, for the
+ * dashboard's views. Each calls the same service as its /api/v1 twin, bound
+ * to the session's workspace by the session gate; a member (not a viewer)
+ * edits a lead's properties and summary and an identity's name, traits and
+ * favourite (CONTRACT C7.4, C7.6).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { workspaceOf } from '../../request-context.js';
+import { leadEnvelope, leadListEnvelope, leadSerializers } from '../../serializers/lead.serializer.js';
+import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
+import { CompanyEnvelope, CompanyListEnvelope, CompanyListQuery } from '../../schemas/companies.schemas.js';
+import { DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery } from '../../schemas/dashboard.schemas.js';
+import {
+  ActivityListEnvelope,
+  ActivityQuery,
+  IdentityEnvelope,
+  IdentityListEnvelope,
+  IdentityListQuery,
+  IdentityUpdateBody,
+  PersonalityListEnvelope,
+} from '../../schemas/identities.schemas.js';
+import { LeadEnvelope, LeadListEnvelope, LeadListQuery } from '../../schemas/leads.schemas.js';
+import { VisitorListListEnvelope, VisitorListQuery } from '../../schemas/lists.schemas.js';
+
+const hide = { hide: true } as const;
+
+export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/overview',
+    { schema: { ...hide, querystring: OverviewQuery, response: { 200: OverviewEnvelope, ...errorResponses(400) } } },
+    async (request) => ({ data: await workspaceOf(request).overview.summary(request.query.days ?? 30) }),
+  );
+
+  app.get(
+    '/leads',
+    {
+      serializerCompiler: leadSerializers(leadListEnvelope),
+      schema: { ...hide, querystring: LeadListQuery, response: { 200: LeadListEnvelope, ...errorResponses(400) } },
+    },
+    async (request) => {
+      const { query } = request;
+      const page = pageOf(query);
+      return listBody(await workspaceOf(request).leads.list({ source: query.source, code: query.code, ...createdRange(query) }, page), page);
+    },
+  );
+
+  app.get(
+    '/leads/:id',
+    {
+      serializerCompiler: leadSerializers(leadEnvelope),
+      schema: { ...hide, params: IdParams, response: { 200: LeadEnvelope, ...errorResponses(404) } },
+    },
+    async (request) => ({ data: await workspaceOf(request).leads.get(request.params.id) }),
+  );
+
+  app.patch(
+    '/leads/:id',
+    {
+      config: { dashboardAccess: 'member' },
+      serializerCompiler: leadSerializers(leadEnvelope),
+      schema: {
+        ...hide,
+        params: IdParams,
+        body: DashboardLeadUpdateBody,
+        response: { 200: LeadEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => ({ data: await workspaceOf(request).leads.update(request.params.id, request.body, request.mergePatch ? 'merge' : 'replace') }),
+  );
+
+  app.get(
+    '/identities',
+    { schema: { ...hide, querystring: IdentityListQuery, response: { 200: IdentityListEnvelope, ...errorResponses(400) } } },
+    async (request) => {
+      const { query } = request;
+      const page = pageOf(query);
+      const filters = { email: query.email, visitorId: query.visitor_id?.toLowerCase(), isFavorite: query.is_favorite, ...createdRange(query) };
+      return listBody(await workspaceOf(request).identities.list(filters, page), page);
+    },
+  );
+
+  app.get(
+    '/identities/:id',
+    { schema: { ...hide, params: IdParams, response: { 200: IdentityEnvelope, ...errorResponses(404) } } },
+    async (request) => ({ data: await workspaceOf(request).identities.get(request.params.id) }),
+  );
+
+  app.patch(
+    '/identities/:id',
+    {
+      config: { dashboardAccess: 'member' },
+      schema: {
+        ...hide,
+        params: IdParams,
+        body: IdentityUpdateBody,
+        response: { 200: IdentityEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => ({ data: await workspaceOf(request).identities.update(request.params.id, request.body, request.mergePatch ? 'merge' : 'replace') }),
+  );
+
+  app.get(
+    '/identities/:id/activity',
+    {
+      schema: { ...hide, params: IdParams, querystring: ActivityQuery, response: { 200: ActivityListEnvelope, ...errorResponses(400, 404) } },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      return listBody(await workspaceOf(request).identities.activity(request.params.id, page), page);
+    },
+  );
+
+  app.get(
+    '/identities/:id/personalities',
+    { schema: { ...hide, params: IdParams, response: { 200: PersonalityListEnvelope, ...errorResponses(404) } } },
+    async (request) => ({ data: await workspaceOf(request).identities.personalities(request.params.id) }),
+  );
+
+  app.get(
+    '/companies',
+    { schema: { ...hide, querystring: CompanyListQuery, response: { 200: CompanyListEnvelope, ...errorResponses(400) } } },
+    async (request) => {
+      const page = pageOf(request.query);
+      return listBody(await workspaceOf(request).companies.list({ name: request.query.name, domain: request.query.domain }, page), page);
+    },
+  );
+
+  app.get(
+    '/companies/:id',
+    { schema: { ...hide, params: IdParams, response: { 200: CompanyEnvelope, ...errorResponses(404) } } },
+    async (request) => ({ data: await workspaceOf(request).companies.get(request.params.id) }),
+  );
+
+  app.get(
+    '/lists',
+    { schema: { ...hide, querystring: VisitorListQuery, response: { 200: VisitorListListEnvelope, ...errorResponses(400) } } },
+    async (request) => {
+      const page = pageOf(request.query);
+      return listBody(await workspaceOf(request).lists.list(page), page);
+    },
+  );
+};

@@ -1,0 +1,67 @@
+/**
+ * The dashboard's overview of a workspace: leads per UTC day by source over
+ * the last N days, read from the per-day counters that keep lead totals
+ * exact (lead_counts), and new identities per day. Days without any are
+ * filled with zeros, so a chart has one point per day.
+ */
+import type { WorkspaceStore } from '../../repositories/index.js';
+import { ALL_LEADS } from '../../repositories/tenant/lead-counts.repository.js';
+
+const DAY_MS = 86_400_000;
+
+export interface OverviewDay {
+  day: string;
+  leads: number;
+  /** leads by source; sources absent on a day are 0 */
+  by_source: Record<string, number>;
+  identities: number;
+}
+
+export interface Overview {
+  days: OverviewDay[];
+  /** every source seen in the period, most leads first */
+  sources: string[];
+  totals: { leads: number; identities: number };
+}
+
+export class OverviewService {
+  constructor(private readonly store: WorkspaceStore) {}
+
+  async summary(days: number, at: number = Date.now()): Promise<Overview> {
+    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const today = Date.parse(`${dayOf(at)}T00:00:00.000Z`);
+    const first = dayOf(today - (days - 1) * DAY_MS);
+    const [counts, identities] = await Promise.all([
+      this.store.repos.leadCounts.range(first, dayOf(today)),
+      this.store.repos.identities.countByDay(first),
+    ]);
+    const byDay = new Map<string, OverviewDay>();
+    for (let index = 0; index < days; index += 1) {
+      const day = dayOf(today - (days - 1 - index) * DAY_MS);
+      byDay.set(day, { day, leads: 0, by_source: {}, identities: 0 });
+    }
+    const sourceTotals = new Map<string, number>();
+    for (const row of counts) {
+      const entry = byDay.get(row.day);
+      if (entry === undefined) continue;
+      if (row.bucket === ALL_LEADS) entry.leads += row.count;
+      else {
+        const source = row.bucket.slice(1);
+        entry.by_source[source] = (entry.by_source[source] ?? 0) + row.count;
+        sourceTotals.set(source, (sourceTotals.get(source) ?? 0) + row.count);
+      }
+    }
+    for (const row of identities) {
+      const entry = byDay.get(row.day);
+      if (entry !== undefined) entry.identities += row.count;
+    }
+    const sources = [...sourceTotals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([source]) => source);
+    const list = [...byDay.values()];
+    for (const entry of list) for (const source of sources) entry.by_source[source] ??= 0;
+    return {
+      days: list,
+      sources,
+      totals: { leads: list.reduce((sum, entry) => sum + entry.leads, 0), identities: list.reduce((sum, entry) => sum + entry.identities, 0) },
+    };
+  }
+}

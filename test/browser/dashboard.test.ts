@@ -1,0 +1,298 @@
+/**
+ * The dashboard end to end in a real browser (Debian chromium through
+ * playwright-core) against a real server, on both stores (CONTRACT C7):
+ * signing in; a development key created, read once, used with the API and
+ * its last use seen; rotated (the old key 401 at once, the new 200) and
+ * revoked (401); leads filtered by source and walked page by page with
+ * exact totals; a lead's properties edited with the JSON editor, which
+ * checks the JSON first; an identity opened and its timeline paged; a
+ * viewer without key controls whose forged request is 403; signing out,
+ * after which the old cookie is refused. No page logs an error. Each main
+ * page is saved as a screenshot under test-results/dashboard/.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
+import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { member, type Person } from '../helpers/dashboard.js';
+import { importRows } from '../helpers/fixtures.js';
+import { storeKinds } from '../helpers/stores.js';
+
+const WEBSITE_LEADS = 120;
+const ACTIVITY = 45;
+const HOUR_MS = 3_600_000;
+
+describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let workspace: TestWorkspace;
+  let admin: Person;
+  let viewer: Person;
+  let identityEmail: string;
+  const open: BrowserContext[] = [];
+  let errors: string[] = [];
+
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    browser = await launchBrowser();
+    t = await createTestApp(kind);
+    base = await t.listen();
+    workspace = await t.createWorkspace('Browser workspace');
+    admin = await member(t, workspace.id, 'admin');
+    viewer = await member(t, workspace.id, 'viewer');
+    const start = Date.now() - 200 * HOUR_MS;
+    await importRows(
+      t,
+      workspace.id,
+      'leads',
+      Array.from({ length: WEBSITE_LEADS + 37 }, (_, index) => ({
+        code: `E2E-${String(index).padStart(3, '0')}`,
+        source: index < WEBSITE_LEADS ? 'website' : 'referral',
+        properties: { status: 'new' },
+        created_at: new Date(start + index * HOUR_MS).toISOString(),
+      })),
+    );
+    identityEmail = 'timeline.person@example.com';
+    const [identityId] = await importRows(t, workspace.id, 'identities', [{ email: identityEmail, name: 'Timeline Person', traits: { plan: 'pro' } }]);
+    await importRows(
+      t,
+      workspace.id,
+      'activity',
+      Array.from({ length: ACTIVITY }, (_, index) => ({
+        identity_id: identityId,
+        type: 'page_view',
+        what: `Viewed /page-${index}`,
+        source: 'web',
+        created_at: new Date(start + index * HOUR_MS).toISOString(),
+      })),
+    );
+    await importRows(t, workspace.id, 'personalities', [
+      { visitor_id: (await t.services.forWorkspace(workspace.id).identities.get(identityId!)).visitor_id, score: 0.8, personality: { type: 'Analytical', traits: ['data-driven'] }, learning_percentage: 0.5 },
+    ]);
+    await importRows(t, workspace.id, 'companies', [{ name: 'Browser Co', domain: 'browser.example' }]);
+    await importRows(t, workspace.id, 'lists', [{ name: 'Browser list', description: 'People seen in the browser test', color: '#336699' }]);
+  });
+  afterEach(async () => {
+    for (const context of open.splice(0)) await context.close();
+    expect(errors, 'errors logged by the page').toEqual([]);
+    errors = [];
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function newPage(width = 1280): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    open.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    errors = consoleErrors(page);
+    return page;
+  }
+
+  async function signInAs(person: Person, width = 1280): Promise<Page> {
+    const page = await newPage(width);
+    await page.goto(`${base}/`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    return page;
+  }
+
+  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+  const useKey = (key: string) => fetch(`${base}/api/v1/leads?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((response) => response.status);
+
+  it('C7.1: / serves the sign-in form (Email, Password, Sign in), and the printed account signs in to the overview', async () => {
+    const page = await signInAs(admin);
+    await page.getByRole('heading', { name: /Leads per day by source/ }).waitFor();
+    await page.locator('.recharts-surface').first().waitFor();
+    await screenshot(page, `${kind}-overview-1280`);
+    const narrow = await signInAs(admin, 390);
+    await narrow.locator('.recharts-surface').first().waitFor();
+    await screenshot(narrow, `${kind}-overview-390`);
+  });
+
+  it('C7.5: a development key is created, shown once, works with the API, and its last use appears', async () => {
+    const page = await signInAs(admin);
+    await nav(page, 'Settings').click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByRole('radio', { name: 'Development' }).check();
+    await page.getByLabel('Name', { exact: true }).first().fill('e2e key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByLabel('Key', { exact: true }).textContent()) ?? '';
+    expect(secret).toMatch(/^ll_dev_[0-9A-Za-z]{32,}$/);
+    await page.getByRole('button', { name: 'Copy key' }).waitFor();
+    await page.getByText('shown only this once').waitFor();
+    const row = page.locator('tr', { hasText: 'e2e key' });
+    await expect(row.locator('.last-used').textContent()).resolves.toMatch(/never/);
+
+    expect(await useKey(secret)).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await expect(page.getByText(secret).count()).resolves.toBe(0);
+    await expect(row.locator('.last-used').textContent()).resolves.toMatch(/just now|minute/);
+    await expect(page.getByTestId('dev-last-use').textContent()).resolves.toMatch(/just now|minute/);
+    await screenshot(page, `${kind}-settings-1280`);
+  });
+
+  it('C7.5: rotating a key answers a new one (the old key is refused at once); revoking refuses the new one', async () => {
+    const page = await signInAs(admin);
+    await page.goto(`${base}/settings`);
+    await page.getByRole('button', { name: 'Create key' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).first().fill('rotated key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const old = (await page.getByLabel('Key', { exact: true }).textContent()) ?? '';
+    expect(await useKey(old)).toBe(200);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.locator('tr', { hasText: 'rotated key' }).getByRole('button', { name: 'Rotate' }).click();
+    await page.getByRole('dialog', { name: 'Rotate this key?' }).getByRole('button', { name: 'Rotate key' }).click();
+    await page.getByText('The replacement').waitFor();
+    const replacement = (await page.getByLabel('Key', { exact: true }).textContent()) ?? '';
+    expect(replacement).not.toBe(old);
+    expect(await useKey(old)).toBe(401);
+    expect(await useKey(replacement)).toBe(200);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    const rows = page.locator('tr', { hasText: 'rotated key' });
+    await expect(rows.count()).resolves.toBe(1);
+    await rows.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke key' }).click();
+    await page.locator('tr', { hasText: 'rotated key' }).waitFor({ state: 'detached' });
+    expect(await useKey(replacement)).toBe(401);
+  });
+
+  it('leads are filtered by source and walked page by page with exact totals', async () => {
+    const page = await signInAs(admin);
+    await nav(page, 'Leads').click();
+    await page.getByText(`1–50 of ${WEBSITE_LEADS + 37}`).waitFor();
+    await page.getByLabel('Source').fill('website');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const pager = page.getByRole('navigation', { name: 'Pages of leads' });
+    await pager.getByText(`1–50 of ${WEBSITE_LEADS}`).waitFor();
+    await screenshot(page, `${kind}-leads-1280`);
+    const seen = new Set<string>();
+    for (const [from, to] of [
+      [1, 50],
+      [51, 100],
+      [101, 120],
+    ]) {
+      await pager.getByText(`${from}–${to} of ${WEBSITE_LEADS}`).waitFor();
+      const codes = await page.locator('tbody tr td:first-child').allTextContents();
+      expect(codes).toHaveLength(to! - from! + 1);
+      for (const code of codes) seen.add(code);
+      const sources = await page.locator('tbody tr td:nth-child(2)').allTextContents();
+      expect(new Set(sources)).toEqual(new Set(['website']));
+      if (to! < WEBSITE_LEADS) await pager.getByRole('button', { name: 'Next' }).click();
+    }
+    expect(seen.size).toBe(WEBSITE_LEADS);
+    await expect(pager.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
+    expect(page.url()).toContain('source=website');
+  });
+
+  it("a member's JSON editor checks the JSON before sending, then saves the lead's properties", async () => {
+    const page = await signInAs(admin);
+    await page.goto(`${base}/leads?code=E2E-007`);
+    await page.getByRole('link', { name: 'E2E-007' }).click();
+    await page.getByRole('heading', { name: 'Lead E2E-007' }).waitFor();
+    await page.getByRole('button', { name: 'Edit properties' }).click();
+    const editor = page.getByRole('textbox', { name: 'Properties (JSON)' });
+    await editor.waitFor();
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText('{"status": "qualified",');
+    await page.getByText('Not valid JSON').waitFor();
+    await expect(page.getByRole('button', { name: 'Save properties' }).isDisabled()).resolves.toBe(true);
+    await page.keyboard.insertText(' "owner": "sam"}');
+    await page.getByRole('button', { name: 'Save properties' }).click();
+    await page.getByRole('button', { name: 'Edit properties' }).waitFor();
+    await screenshot(page, `${kind}-lead-1280`);
+    const { items } = await t.services.forWorkspace(workspace.id).leads.list({ code: 'E2E-007' }, { limit: 1, offset: 0 });
+    expect(JSON.parse(JSON.stringify(items[0]?.properties))).toEqual({ status: 'qualified', owner: 'sam' });
+  });
+
+  it("an identity opens with its profile and personalities, and its timeline is paged newest first", async () => {
+    const page = await signInAs(admin);
+    await nav(page, 'Identities').click();
+    await page.getByLabel('Email').fill(identityEmail);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('navigation', { name: 'Pages of identities' }).getByText('1–1 of 1').waitFor();
+    await screenshot(page, `${kind}-identities-1280`);
+    await page.getByRole('link', { name: 'Timeline Person' }).click();
+    await page.getByRole('heading', { name: 'Timeline Person' }).waitFor();
+    await page.getByText('Analytical').waitFor();
+    const timeline = page.getByRole('list', { name: 'Activity, newest first' });
+    const pager = page.getByRole('navigation', { name: 'Pages of activity' });
+    await pager.getByText(`1–20 of ${ACTIVITY}`).waitFor();
+    const firstPage = await timeline.locator('li').allTextContents();
+    expect(firstPage[0]).toContain(`Viewed /page-${ACTIVITY - 1}`);
+    const times = await timeline.locator('time').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
+    expect([...times].sort().reverse()).toEqual(times);
+    await screenshot(page, `${kind}-identity-1280`);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText(`21–40 of ${ACTIVITY}`).waitFor();
+    await expect(timeline.locator('li').first().textContent()).resolves.toContain(`Viewed /page-${ACTIVITY - 21}`);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText(`41–45 of ${ACTIVITY}`).waitFor();
+    await expect(timeline.locator('li').count()).resolves.toBe(5);
+    const narrow = await signInAs(admin, 390);
+    await narrow.goto(page.url());
+    await narrow.getByRole('heading', { name: 'Timeline Person' }).waitFor();
+    await screenshot(narrow, `${kind}-identity-390`);
+  });
+
+  it('companies and lists show their details', async () => {
+    const page = await signInAs(admin);
+    await nav(page, 'Companies').click();
+    await page.getByRole('link', { name: 'Browser Co' }).click();
+    await page.getByRole('heading', { name: 'Browser Co' }).waitFor();
+    await screenshot(page, `${kind}-company-1280`);
+    await nav(page, 'Lists').click();
+    await page.getByText('People seen in the browser test').waitFor();
+    await screenshot(page, `${kind}-lists-1280`);
+  });
+
+  it('C7.4: a viewer sees no key or member controls, and a forged request of theirs is 403', async () => {
+    const page = await signInAs(viewer);
+    await page.goto(`${base}/settings`);
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.locator('tbody tr').first().waitFor();
+    for (const name of ['Create key', 'Rotate', 'Revoke', 'Invite', 'Remove']) {
+      await expect(page.getByRole('button', { name }).count(), name).resolves.toBe(0);
+    }
+    await screenshot(page, `${kind}-settings-viewer-1280`);
+    await page.goto(`${base}/leads?code=E2E-001`);
+    await page.getByRole('link', { name: 'E2E-001' }).click();
+    await page.getByRole('heading', { name: 'Lead E2E-001' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Edit properties' }).count()).resolves.toBe(0);
+
+    // the viewer's own session, with its CSRF token, asking for a key directly
+    const cookies = await page.context().cookies();
+    const cookie = cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
+    const session = (await (await fetch(`${base}/dashboard/api/session`, { headers: { cookie } })).json()) as { data: { csrf_token: string } };
+    const forged = await fetch(`${base}/dashboard/api/keys`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': session.data.csrf_token, 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ type: 'production', name: 'forged' }),
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toMatchObject({ error: 'forbidden' });
+  });
+
+  it('C7.3: signing out ends the session: the old cookie is refused', async () => {
+    const page = await signInAs(admin);
+    const cookie = (await page.context().cookies()).find((entry) => entry.name === 'leadlight_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const refused = await fetch(`${base}/dashboard/api/leads`, { headers: { cookie: `leadlight_session=${cookie?.value}` } });
+    expect(refused.status).toBe(401);
+    await page.goto(`${base}/leads`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+});
