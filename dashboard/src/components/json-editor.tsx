@@ -1,13 +1,14 @@
 /**
- * A JSON editor: CodeMirror 6 with JSON highlighting, bracket matching and
- * line numbers, labelled for screen readers. Tab is left to the browser,
+ * A JSON editor: CodeMirror 6 with JSON highlighting, bracket matching, line
+ * numbers and undo history, labelled for screen readers. Tab is left to the browser,
  * so the keyboard moves in and out of it like any field. Loaded only when
  * someone edits (React.lazy), so the rest of the dashboard stays small.
  */
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
-import { EditorView, lineNumbers } from '@codemirror/view';
+import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 
 export interface JsonEditorProps {
@@ -37,6 +38,8 @@ export default function JsonEditor({ initial, onChange, label, invalid, describe
         doc,
         extensions: [
           lineNumbers(),
+          history(),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
           json(),
           syntaxHighlighting(defaultHighlightStyle),
           bracketMatching(),
