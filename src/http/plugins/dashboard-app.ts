@@ -5,8 +5,9 @@
  * does not know outside /api/ and /dashboard/api/, so client-side routes
  * (/leads/…, /settings) survive a reload. The HTML is never cached (it names
  * the current assets) and carries a strict Content-Security-Policy; the
- * assets under /assets/ have content hashes in their names and are cached
- * for a year, immutable.
+ * assets under /assets/ have content hashes in their names, are cached for
+ * a year, immutable, and are sent Brotli- or gzip-compressed as the build
+ * wrote them when the browser accepts it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,6 +63,8 @@ export async function registerDashboardApp(
     immutable: true,
     maxAge: YEAR_SECONDS * 1000,
     index: false,
+    // the build writes .br and .gz copies (dashboard/precompress.ts)
+    preCompressed: true,
     schemaHide: true,
   });
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
