@@ -6,13 +6,19 @@ import type { Kysely } from 'kysely';
 import type { Codec } from '../../db/codec.js';
 import type { Schema } from '../../db/schema.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
+import { EventPartitionsRepository } from './event-partitions.repository.js';
 import { PeopleRepository } from './people.repository.js';
+import { SiteKeysRepository } from './site-keys.repository.js';
+import { TrackingSaltsRepository } from './tracking-salts.repository.js';
 import { WorkspacesRepository } from './workspaces.repository.js';
 
 export interface OperatorRepositories {
   workspaces: WorkspacesRepository;
   apiKeys: ApiKeysRepository;
   people: PeopleRepository;
+  siteKeys: SiteKeysRepository;
+  trackingSalts: TrackingSaltsRepository;
+  eventPartitions: EventPartitionsRepository;
 }
 
 export function operatorRepositories(db: Kysely<Schema>, codec: Codec): OperatorRepositories {
@@ -20,5 +26,8 @@ export function operatorRepositories(db: Kysely<Schema>, codec: Codec): Operator
     workspaces: new WorkspacesRepository(db, codec),
     apiKeys: new ApiKeysRepository(db, codec),
     people: new PeopleRepository(db, codec),
+    siteKeys: new SiteKeysRepository(db, codec),
+    trackingSalts: new TrackingSaltsRepository(db, codec),
+    eventPartitions: new EventPartitionsRepository(db, codec),
   };
 }

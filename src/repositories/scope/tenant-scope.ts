@@ -78,7 +78,10 @@ export interface BoundTemplate<Row> {
 }
 
 /** Tenant tables whose rows are keyed by (workspace_id, id). */
-export type KeyedTable = Exclude<TenantTable, 'lead_counts' | 'workspace_members'>;
+export type KeyedTable = Exclude<TenantTable, 'lead_counts' | 'workspace_members' | 'events'>;
+
+/** PostgreSQL's type of a column written by insertColumns (its array is cast to it). */
+export type ColumnKind = 'uuid' | 'timestamptz' | 'text' | 'jsonb' | 'integer';
 
 /** from this many rows on, a bulk transaction on PostgreSQL inserts with COPY */
 const COPY_FROM_ROWS = 64;
@@ -237,6 +240,71 @@ export class TenantScope {
       written += chunk.length;
     }
     return written;
+  }
+
+  /**
+   * Inserts rows through one statement shape whatever their number, for
+   * writes that arrive in batches of every size (events): on PostgreSQL
+   * `INSERT … SELECT $ws, unnest($1::uuid[]), …`, one array per column typed
+   * by `columns`; on SQLite one prepared single-row statement per row. With
+   * `skipTaken`, a row whose key the workspace already holds is skipped (ON
+   * CONFLICT DO NOTHING). Returns the ids of the rows written.
+   */
+  async insertColumns<T extends TenantTable>(
+    table: T,
+    columns: Readonly<Record<string, ColumnKind>>,
+    rows: readonly TenantRow<T>[],
+    options: { skipTaken?: boolean } = {},
+  ): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const names = Object.keys(columns);
+    const skip = options.skipTaken === true;
+    const key = `${table}.insertColumns:${names.join(',')}:${skip ? 'skip' : 'all'}`;
+    const cell = (row: TenantRow<T>, name: string) => (row as Record<string, unknown>)[name] ?? null;
+    if (this.codec.kind === 'postgres') {
+      const statement = this.template<{ id: string }>(key, (q) => {
+        const select = q.#raw.selectNoFrom([
+          sql`${q.workspaceId}::uuid`.as('workspace_id'),
+          ...names.map((name) => sql`unnest(${param(`c_${name}`)}::${sql.raw(columns[name] as string)}[])`.as(name)),
+        ]);
+        const insert = q.#db
+          .insertInto(table as 'events')
+          .columns(['workspace_id', ...names] as never)
+          .expression(select as never);
+        return (skip ? insert.onConflict((conflict) => conflict.doNothing()).returning('id' as never) : insert) as never;
+      });
+      const values: Record<string, unknown[]> = {};
+      for (const name of names) values[`c_${name}`] = rows.map((row) => cell(row, name));
+      const written = await statement.all(values);
+      return skip ? written.map((row) => row.id) : rows.map((row) => cell(row, 'id') as string);
+    }
+    const statement = this.template<{ id: string }>(key, (q) => {
+      const insert = q.#db
+        .insertInto(table as 'events')
+        .values({ workspace_id: q.workspaceId, ...Object.fromEntries(names.map((name) => [name, param(`c_${name}`)])) } as never);
+      return (skip ? insert.onConflict((conflict) => conflict.doNothing()).returning('id' as never) : insert) as never;
+    });
+    const written: string[] = [];
+    for (const row of rows) {
+      const values: Record<string, unknown> = {};
+      for (const name of names) values[`c_${name}`] = cell(row, name);
+      const inserted = await statement.all(values);
+      if (!skip) written.push(cell(row, 'id') as string);
+      else if (inserted[0] !== undefined) written.push(inserted[0].id);
+    }
+    return written;
+  }
+
+  /**
+   * Serializes the transactions of this workspace that take one of the same
+   * locks until they end (PostgreSQL: transaction-level advisory locks, taken
+   * in sorted order, so two transactions never wait for each other in a
+   * circle). SQLite runs one write transaction at a time and needs none.
+   */
+  async lock(names: readonly string[]): Promise<void> {
+    if (this.codec.kind !== 'postgres' || names.length === 0) return;
+    const keys = [...new Set(names)].sort().map((name) => `${this.workspaceId}:${name}`);
+    await sql`select pg_advisory_xact_lock(hashtextextended(lock_key, 0)) from unnest(${keys}::text[]) as lock_key`.execute(this.#raw);
   }
 
   #bind<Row>(compiled: QueryTemplate<Row>): BoundTemplate<Row> {
