@@ -78,7 +78,7 @@ describe('leadlight doctor on a healthy SQLite database', () => {
     const run = await runCliProcess(['doctor'], { DATABASE_URL: db.url });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^name +status +detail\n/);
-    expect(run.stdout).toMatch(/^migrations +ok +2 applied, none pending$/m);
+    expect(run.stdout).toMatch(/^migrations +ok +3 applied, none pending$/m);
     expect(run.stdout).toMatch(/(Every check passed|No check failed)/);
   });
 

@@ -42,7 +42,7 @@ describe.each(storeKinds())('migrations on %s', (kind) => {
         ${`old-${index}`}, ${index % 2 === 0 ? 'website' : null}, ${created_at}, ${created_at}, '{}', '{}')`.execute(database.db);
     }
 
-    expect(await database.migrate()).toEqual(['0002-lead-counts']);
+    expect(await database.migrate()).toEqual(['0002-lead-counts', '0003-tracking']);
     const leads = services.forWorkspace(workspace.id).leads;
     const list = (filters: Parameters<typeof leads.list>[0]) => leads.list(filters, { limit: 1, offset: 0 }).then((result) => result.total);
     expect(await list({})).toBe(4);

@@ -28,7 +28,13 @@ export type Operation =
   /** a creation: references to another workspace's items are refused and create nothing */
   | { kind: 'create'; resource: Resource; body: Record<string, unknown> }
   /** the items of one parent item: another workspace's parent answers like an unknown one; a shared parent lists the caller's items */
-  | { kind: 'children'; parent: Resource; child: Resource; paged: boolean };
+  | { kind: 'children'; parent: Resource; child: Resource; paged: boolean }
+  /**
+   * events sent with a site key (CONTRACT C5.3): they land in the key's
+   * workspace only, whatever visitor ids and emails they name, and the other
+   * workspace's API key sees nothing of what they derive
+   */
+  | { kind: 'ingest' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -36,6 +42,8 @@ export const NOT_TENANT: Record<string, string> = {
   'GET /readyz': 'says whether the store answers; no data',
   'GET /metrics': 'operator metrics, behind METRICS_TOKEN; counts by route, no workspace data',
   'GET /api/v1/openapi.json': 'the API description; no data',
+  'GET /t.js': 'the tracker script: one public file for every site; no data',
+  'OPTIONS /e': 'the CORS preflight of the events endpoint: no key, no body, no data',
 };
 
 export const MATRIX: Record<string, Operation> = {
@@ -54,6 +62,7 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/lists': { kind: 'list', resource: 'lists' },
   'GET /api/v1/users': { kind: 'list', resource: 'users' },
   'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
+  'POST /e': { kind: 'ingest' },
 };
 
 /** Body fields that name another resource of the workspace (CONTRACT C3.7). */
