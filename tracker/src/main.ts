@@ -40,13 +40,16 @@ declare global {
   const sender = createSender(new URL(EVENTS_PATH, script.src).href, key);
   const visitor = visitorId(has('data-cookieless'));
   let lastPage: string | undefined;
+  /** events of one millisecond still get distinct, ordered times */
+  let lastTime = 0;
 
   const text = (value: unknown, max: number) => (typeof value === 'string' && value !== '' ? value.slice(0, max) : undefined);
   const object = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined);
   const route = (url = '') => (hashRoutes ? url : url.split('#')[0]);
 
   function record(type: string, fields: TrackedEvent): void {
-    const event: TrackedEvent = { id: uuid(), type, visitor_id: visitor, ts: new Date().toISOString(), url: location.href.slice(0, 2000), ...fields };
+    lastTime = Math.max(Date.now(), lastTime + 1);
+    const event: TrackedEvent = { id: uuid(), type, visitor_id: visitor, ts: new Date(lastTime).toISOString(), url: location.href.slice(0, 2000), ...fields };
     try {
       // properties that cannot be sent (a cycle, a BigInt) drop the event here, not the batch later
       JSON.stringify(event);
