@@ -2,13 +2,18 @@
 -- EventsRepository, sqlite
 
 -- EventsRepository.claimIds
-insert into
-  "event_ids" ("workspace_id", "id", "occurred_at")
-values
-  (?, ?, ?)
-on conflict do nothing
-returning
-  "id";
+select
+  "id"
+from
+  "events"
+where
+  "events"."workspace_id" = ?
+  and "id" in (
+    select
+      value
+    from
+      json_each(?)
+  );
 
 -- EventsRepository.append
 insert into
@@ -82,17 +87,4 @@ where
   );
 
 -- EventsRepository.pruneIds
-delete from "event_ids"
-where
-  "event_ids"."workspace_id" = ?
-  and "id" in (
-    select
-      "id"
-    from
-      "event_ids"
-    where
-      "event_ids"."workspace_id" = ?
-      and "occurred_at" < ?
-    limit
-      ?
-  );
+-- (no statement)

@@ -36,7 +36,7 @@ export interface Services {
 export interface ServiceOptions {
   /** the clock of key use records (tests move it) */
   clock?: () => number;
-  tracking?: Pick<TrackingConfig, 'ipStorage' | 'geoipDatabase' | 'eventRetentionDays'>;
+  tracking?: Partial<Pick<TrackingConfig, 'ipStorage' | 'geoipDatabase' | 'eventRetentionDays'>>;
   /** where addresses are located (defaults to the MMDB database the tracking configuration names) */
   geolocator?: Geolocator;
   /** told when the geolocation database cannot be read */

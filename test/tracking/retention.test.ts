@@ -67,8 +67,9 @@ describe.each(storeKinds())('tracking maintenance on %s (C5.8)', (kind) => {
     expect(await services.identities.activity(identity!.id, { limit: 10, offset: 0 })).toEqual(activityBefore);
     expect((await services.leads.list({}, { limit: 100, offset: 0 })).items.filter((lead) => lead.visitor_id === old)).toEqual(leadsBefore);
 
-    // the old ids were forgotten with them: an event that old is ignored anyway when received now
-    expect(report.idsForgotten).toBeGreaterThanOrEqual(3);
+    // the old ids were forgotten with them (PostgreSQL keeps them apart, SQLite in the log itself):
+    // an event that old is ignored anyway when received now
+    if (kind === 'postgres') expect(report.idsForgotten).toBeGreaterThanOrEqual(3);
     expect((await t.services.ingest.ingest(workspace.id, oldBatch as TrackedEvent[], { receivedAt: now, address: '198.51.100.7', userAgent: BROWSER_UA }))).toEqual({
       accepted: 0,
       duplicates: 0,

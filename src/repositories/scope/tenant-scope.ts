@@ -243,12 +243,13 @@ export class TenantScope {
   }
 
   /**
-   * Inserts rows through one statement shape whatever their number, for
+   * Inserts rows through few statement shapes whatever their number, for
    * writes that arrive in batches of every size (events): on PostgreSQL
-   * `INSERT … SELECT $ws, unnest($1::uuid[]), …`, one array per column typed
-   * by `columns`; on SQLite one prepared single-row statement per row. With
-   * `skipTaken`, a row whose key the workspace already holds is skipped (ON
-   * CONFLICT DO NOTHING). Returns the ids of the rows written.
+   * one `INSERT … SELECT $ws, unnest($1::uuid[]), …`, one array per column
+   * typed by `columns`; on SQLite statements of 32, 8 or 1 rows (a batch of
+   * 50 is 5 statements, each prepared once). With `skipTaken`, a row whose
+   * key the workspace already holds is skipped (ON CONFLICT DO NOTHING; on
+   * SQLite one row a statement). Returns the ids of the rows written.
    */
   async insertColumns<T extends TenantTable>(
     table: T,
@@ -278,21 +279,45 @@ export class TenantScope {
       const written = await statement.all(values);
       return skip ? written.map((row) => row.id) : rows.map((row) => cell(row, 'id') as string);
     }
-    const statement = this.template<{ id: string }>(key, (q) => {
-      const insert = q.#db
-        .insertInto(table as 'events')
-        .values({ workspace_id: q.workspaceId, ...Object.fromEntries(names.map((name) => [name, param(`c_${name}`)])) } as never);
-      return (skip ? insert.onConflict((conflict) => conflict.doNothing()).returning('id' as never) : insert) as never;
-    });
-    const written: string[] = [];
-    for (const row of rows) {
-      const values: Record<string, unknown> = {};
-      for (const name of names) values[`c_${name}`] = cell(row, name);
-      const inserted = await statement.all(values);
-      if (!skip) written.push(cell(row, 'id') as string);
-      else if (inserted[0] !== undefined) written.push(inserted[0].id);
+    if (skip) {
+      // one row a statement: each tells whether its row was written
+      const statement = this.template<{ id: string }>(key, (q) =>
+        q.#db
+          .insertInto(table as 'events')
+          .values({ workspace_id: q.workspaceId, ...Object.fromEntries(names.map((name) => [name, param(`c_${name}`)])) } as never)
+          .onConflict((conflict) => conflict.doNothing())
+          .returning('id' as never) as never,
+      );
+      const written: string[] = [];
+      for (const row of rows) {
+        const values: Record<string, unknown> = {};
+        for (const name of names) values[`c_${name}`] = cell(row, name);
+        const inserted = await statement.first(values);
+        if (inserted !== undefined) written.push(inserted.id);
+      }
+      return written;
     }
-    return written;
+    const written = ['workspace_id', ...names];
+    for (let start = 0; start < rows.length; ) {
+      const size = [32, 8, 1].find((candidate) => candidate <= rows.length - start) as number;
+      const statement = template(this.codec.kind, `tenant:${key}:${size}`, () => {
+        const query = this.#raw.insertInto(table).values(
+          Array.from({ length: size }, (_, row) =>
+            Object.fromEntries(written.map((column, index) => [column, positional(row * written.length + index)])),
+          ) as never,
+        );
+        assertScoped(query.toOperationNode());
+        return query;
+      });
+      const values: unknown[] = [];
+      for (let row = start; row < start + size; row += 1) {
+        values.push(this.workspaceId);
+        for (const name of names) values.push(cell(rows[row] as TenantRow<T>, name));
+      }
+      await statement.execute(this.#raw, values);
+      start += size;
+    }
+    return rows.map((row) => cell(row, 'id') as string);
   }
 
   /**

@@ -4,7 +4,14 @@
  * (append-only), a visitor's recent events (read once, when the visitor is
  * first identified: C5.6) and the deletions of retention. Inserts take one
  * statement shape whatever the batch size (TenantScope.insertColumns).
+ *
+ * The ids are kept apart from the log on PostgreSQL only (`event_ids`: the
+ * partitioned log cannot hold a uniqueness without its partition key). On
+ * SQLite the log holds them itself, and one write transaction runs at a
+ * time, so a batch reads which of its ids the log has, then appends the
+ * others in the same transaction.
  */
+import { sql } from 'kysely';
 import { param } from '../../db/query-templates.js';
 import type { EventsTable } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
@@ -61,8 +68,20 @@ export class EventsRepository extends TenantRepository {
    * received before (the others are duplicates: C5.3).
    */
   async claimIds(events: readonly { id: string; occurred_at: string }[]): Promise<Set<string>> {
-    const claimed = await this.scope.insertColumns('event_ids', { id: 'uuid', occurred_at: 'timestamptz' }, events, { skipTaken: true });
-    return new Set(claimed);
+    if (this.codec.kind === 'postgres') {
+      const claimed = await this.scope.insertColumns('event_ids', { id: 'uuid', occurred_at: 'timestamptz' }, events, { skipTaken: true });
+      return new Set(claimed);
+    }
+    const known = await this.scope
+      .template('events.known', (q) =>
+        q
+          .selectFrom('events')
+          .select('id')
+          .where('id', 'in', sql<string>`(select value from json_each(${param('ids')}))`),
+      )
+      .all({ ids: JSON.stringify(events.map((event) => event.id)) });
+    const taken = new Set(known.map((row) => row.id));
+    return new Set(events.map((event) => event.id).filter((id) => !taken.has(id)));
   }
 
   /** Appends events to the log. */
@@ -112,6 +131,8 @@ export class EventsRepository extends TenantRepository {
    * accepted twice. Returns how many.
    */
   async pruneIds(before: string, limit: number): Promise<number> {
+    // SQLite: the ids leave with their events (deleteBefore)
+    if (this.codec.kind !== 'postgres') return 0;
     const result = await this.scope
       .deleteFrom('event_ids')
       .where('id', 'in', this.scope.selectFrom('event_ids').select('id').where('occurred_at', '<', before).limit(limit))

@@ -39,6 +39,8 @@ const BACKFILL_LIMIT = 10_000;
 export interface IncomingEvent {
   event: TrackedEvent;
   at: number;
+  /** `at` as text (YYYY-MM-DDTHH:mm:ss.sssZ) */
+  occurredAt: string;
   visitorId: string;
 }
 
@@ -79,7 +81,7 @@ function loggedEvent(item: IncomingEvent, session: Session, facts: RequestFacts)
   const url = event.url ?? null;
   return {
     id: event.id.toLowerCase(),
-    occurred_at: formatInstant(item.at),
+    occurred_at: item.occurredAt,
     received_at: facts.receivedAt,
     visitor_id: item.visitorId,
     session_id: session.id,
@@ -157,7 +159,7 @@ async function placeVisitor(repos: TenantRepositories, visitorId: string, events
       }
     }
     const logged = loggedEvent(item, session, facts);
-    addToSession(session, { at: item.at, type: logged.type, url: logged.url, referrer: logged.referrer });
+    addToSession(session, { at: item.at, stamp: logged.occurred_at, type: logged.type, url: logged.url, referrer: logged.referrer });
     if (logged.occurred_at < visitor.first_seen) visitor.first_seen = logged.occurred_at;
     if (logged.occurred_at >= visitor.last_seen) {
       visitor.last_seen = logged.occurred_at;
@@ -310,7 +312,7 @@ export async function deriveBatch(repos: TenantRepositories, incoming: IncomingE
   const emails = incoming.map((item) => emailOf(item.event)).filter((email): email is string => email !== undefined);
   await repos.visitors.lock(visitorIds, emails.map(normalizeEmail));
   const claimed = await repos.events.claimIds(
-    incoming.map((item) => ({ id: item.event.id.toLowerCase(), occurred_at: formatInstant(item.at) })),
+    incoming.map((item) => ({ id: item.event.id.toLowerCase(), occurred_at: item.occurredAt })),
   );
   if (claimed.size === 0) return claimed;
 

@@ -11,7 +11,7 @@
 import type { IpStorage } from '../../config.js';
 import type { Store } from '../../repositories/index.js';
 import { nextMonth, type Month } from '../../repositories/operator/event-partitions.repository.js';
-import { formatInstant, parseInstant } from '../../schemas/instants.js';
+import { canonicalInstant, formatInstant, validInstantMs } from '../../schemas/instants.js';
 import { checkEnvelope, eventList, validateEvents, type TrackedEvent } from '../../schemas/tracked-events.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import { storedAddress } from './addresses.js';
@@ -77,7 +77,7 @@ export class IngestService {
     if (isAutomated(context)) return { ...counts, ignored: events.length };
     const now = context.receivedAt;
     const seen = new Set<string>();
-    const timed: { event: TrackedEvent; at: number }[] = [];
+    const timed: { event: TrackedEvent; at: number; occurredAt: string }[] = [];
     for (const event of events) {
       const id = event.id.toLowerCase();
       if (seen.has(id)) {
@@ -85,19 +85,21 @@ export class IngestService {
         continue;
       }
       seen.add(id);
-      const claimed = event.ts === undefined ? now : (parseInstant(event.ts)?.ms ?? now);
-      const at = claimed > now + MAX_CLOCK_AHEAD_MS ? now : claimed;
+      const claimed = event.ts === undefined ? now : validInstantMs(event.ts);
+      const ahead = claimed > now + MAX_CLOCK_AHEAD_MS;
+      const at = ahead ? now : claimed;
       if (at < now - MAX_EVENT_AGE_MS) counts.ignored += 1;
-      else timed.push({ event, at });
+      else timed.push({ event, at, occurredAt: ahead || event.ts === undefined ? formatInstant(at) : canonicalInstant(event.ts) });
     }
     if (timed.length === 0) return counts;
 
     const cookieless = timed.some(({ event }) => event.visitor_id === undefined)
       ? await this.cookielessVisitor(workspaceId, context)
       : undefined;
-    const incoming: IncomingEvent[] = timed.map(({ event, at }) => ({
+    const incoming: IncomingEvent[] = timed.map(({ event, at, occurredAt }) => ({
       event,
       at,
+      occurredAt,
       visitorId: event.visitor_id?.toLowerCase() ?? (cookieless as string),
     }));
     const place = await this.geolocator.locate(context.address);

@@ -39,6 +39,8 @@ export function newSession(visitorId: string, at: number, userAgent: string | nu
 
 export interface PlacedEvent {
   at: number;
+  /** `at` as text */
+  stamp: string;
   type: string;
   url: string | null;
   referrer: string | null;
@@ -46,7 +48,7 @@ export interface PlacedEvent {
 
 /** Counts `event` in `session`; the session's first page view becomes its landing page. */
 export function addToSession(session: Session, event: PlacedEvent): void {
-  const stamp = formatInstant(event.at);
+  const { stamp } = event;
   if (stamp < session.started_at) session.started_at = stamp;
   if (stamp > session.last_at) session.last_at = stamp;
   session.events += 1;
