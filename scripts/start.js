@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds if the sources changed since the last build, then runs
-// `leadlight serve` (CONTRACT C1.1: a fresh clone needs only `npm install && npm start`).
+// `npm start`: builds if the sources changed since the last build (the
+// service, and the tracker it serves), then runs `leadlight serve` (CONTRACT
+// C1.1: a fresh clone needs only `npm install && npm start`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,6 +25,13 @@ const built = existsSync(entry) && existsSync(buildInfo) ? statSync(buildInfo).m
 if (built === 0 || newestSource(join(root, 'src')) > built) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const tracker = join(root, 'dist', 'tracker', 't.js');
+const trackerBuilt = existsSync(tracker) ? statSync(tracker).mtimeMs : 0;
+if (trackerBuilt === 0 || newestSource(join(root, 'tracker', 'src')) > trackerBuilt) {
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'tracker-build.js')], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
