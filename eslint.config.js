@@ -26,6 +26,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // The tracker runs in visitors' browsers (tracker/tsconfig.json), not in Node.
+    files: ['tracker/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // A WorkspaceId is produced by trusted lookups only (src/tenancy/workspace-id.ts):
     // no cast to it outside the operator repositories and the tenant scope.
     files: ['src/**/*.ts'],

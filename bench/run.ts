@@ -16,7 +16,8 @@ import { BENCH_DIR, createKey, leadIds, prepareStore, saveState, settleStore, si
 import { capture, replayMatches, runFixedRate, runWrk, writeWrkScript, type WrkResult } from './lib/load.js';
 import { cpuMicros, startNode, type PinnedProcess } from './lib/processes.js';
 import { machine, median, summarize, writeReport, type Limiter, type Round, type RunRecord, type ScenarioResult } from './lib/report.js';
-import { BULK_IMPORT, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
+import { benchIngest } from './lib/ingest.js';
+import { BULK_IMPORT, INGEST, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
 
 const SERVER_CORE = 0;
 const RUN_DIR = path.join(BENCH_DIR, 'run');
@@ -348,6 +349,7 @@ async function main(): Promise<number> {
     machine: machine(),
     imports: [],
     results: [],
+    ingest: [],
     failures: [],
     notes: [],
   };
@@ -355,7 +357,14 @@ async function main(): Promise<number> {
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
   log(`Leadlight bench: ${JSON.stringify(options)}`);
 
+  const withData = options.scenarios.some((id) => id !== INGEST);
   for (const store of options.stores) {
+    if (options.scenarios.includes(INGEST)) {
+      const result = await benchIngest(store, { ...options, logDir: LOG_DIR }, log);
+      run.ingest.push(result);
+      run.failures.push(...result.failures.map((failure) => `${store}/ingest: ${failure}`));
+    }
+    if (!withData) continue;
     let prepared: Awaited<ReturnType<typeof prepareStore>>;
     try {
       prepared = await prepareStore(store, sizes, options.reimport, log);

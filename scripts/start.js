@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds the server and the dashboard if their sources changed
-// since the last build, then runs `leadlight serve` (CONTRACT C1.1: a fresh
-// clone needs only `npm install && npm start`).
+// `npm start`: builds the server, the dashboard and the tracker if their
+// sources changed since the last build, then runs `leadlight serve`
+// (CONTRACT C1.1: a fresh clone needs only `npm install && npm start`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,6 +41,13 @@ if (dashboardBuilt === 0 || newestSource(join(root, 'dashboard')) > dashboardBui
     const result = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'dashboard', 'vite.config.ts')], { stdio: 'inherit' });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
+}
+
+const tracker = join(root, 'dist', 'tracker', 't.js');
+const trackerBuilt = existsSync(tracker) ? statSync(tracker).mtimeMs : 0;
+if (trackerBuilt === 0 || newestSource(join(root, 'tracker', 'src')) > trackerBuilt) {
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'tracker-build.js')], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 const { run } = await import(entry);

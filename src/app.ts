@@ -8,7 +8,7 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.js';
+import { DEFAULT_TRACKING, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DASHBOARD_API_PREFIX, sessionGate } from './http/dashboard/session-gate.js';
 import { registerDashboardApp } from './http/plugins/dashboard-app.js';
@@ -25,10 +25,12 @@ import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
+import { ingestRoutes } from './http/routes/ingest.routes.js';
 import { leadsRoutes } from './http/routes/leads.routes.js';
 import { listsRoutes } from './http/routes/lists.routes.js';
 import { metricsRoutes } from './http/routes/metrics.routes.js';
 import { openapiRoutes } from './http/routes/openapi.routes.js';
+import { trackerRoutes } from './http/routes/tracker.routes.js';
 import { usersRoutes } from './http/routes/users.routes.js';
 import { ErrorSchema } from './http/schemas/common.js';
 import { compileValidator } from './http/validation.js';
@@ -42,7 +44,7 @@ import { createServices } from './services/index.js';
 export const BODY_LIMIT = 1_048_576;
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimits' | 'trustProxy'> & Partial<Pick<Config, 'metricsToken'>>;
+  config: Pick<Config, 'rateLimits' | 'trustProxy'> & Partial<Pick<Config, 'metricsToken' | 'tracking'>>;
   database: Database;
   /** defaults to per-process counters */
   limiter?: RateLimiter;
@@ -65,7 +67,12 @@ function requestIdOf(raw: { headers: Record<string, string | string[] | undefine
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
-  const services = createServices(new Store(database), { clock: options.clock });
+  const tracking = config.tracking ?? DEFAULT_TRACKING;
+  const services = createServices(new Store(database), {
+    clock: options.clock,
+    tracking,
+    onGeolocationError: (error, file) => options.logger?.warn({ err: error, file }, 'the geolocation database cannot be read'),
+  });
   const limiter = options.limiter ?? new MemoryRateLimiter(options.clock);
   const metrics = new AppMetrics(() => database.poolStats());
   const admit = createAdmission({
@@ -120,6 +127,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(openapi);
   await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
+  await app.register(trackerRoutes, {
+    tracking,
+    onMissing: () => options.logger?.error('the tracker script has not been built (npm run build): its path answers 404'),
+  });
+  await app.register(ingestRoutes, {
+    services,
+    limiter,
+    tracking,
+    clock: options.clock ?? Date.now,
+    onRateLimited: (refusedBy) => metrics.rateLimited(refusedBy),
+  });
   await app.register(
     async (api) => {
       await api.register(openapiRoutes);

@@ -6,6 +6,7 @@
  * Written by hand rather than with env-schema: the contract wants one clear line
  * per bad value, and a dozen variables do not need a schema compiler.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
 export type DatabaseConfig =
@@ -19,6 +20,36 @@ export interface RateLimitConfig {
   development: number;
   unauthenticated: number;
 }
+
+/** How much of a visitor's address is kept (CONTRACT C5.5): all of it, its /24 or /48, or nothing. */
+export type IpStorage = 'full' | 'truncated' | 'none';
+
+/** Visitor tracking (CONTRACT C5): the tracker's paths, ingest limits, privacy and retention. */
+export interface TrackingConfig {
+  /** where the tracker script is served (TRACKER_SCRIPT_PATH) */
+  scriptPath: string;
+  /** where events are received (TRACKER_EVENTS_PATH) */
+  eventsPath: string;
+  /** requests per minute per site key (RATE_LIMIT_INGEST) */
+  ingestLimit: number;
+  /** requests per minute per client address on the events path (RATE_LIMIT_INGEST_ADDRESS) */
+  ingestAddressLimit: number;
+  ipStorage: IpStorage;
+  /** an MMDB file of the operator's, 'off', or undefined for the one shipped (DB-IP's city database) */
+  geoipDatabase: string | undefined;
+  /** events older than this many days are deleted (EVENT_RETENTION_DAYS) */
+  eventRetentionDays: number;
+}
+
+export const DEFAULT_TRACKING: TrackingConfig = {
+  scriptPath: '/t.js',
+  eventsPath: '/e',
+  ingestLimit: 10_000,
+  ingestAddressLimit: 600,
+  ipStorage: 'full',
+  geoipDatabase: undefined,
+  eventRetentionDays: 395,
+};
 
 export interface Config {
   database: DatabaseConfig;
@@ -35,6 +66,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** where people reach the dashboard: the base of the links the CLI prints (invitations, resets) */
   publicUrl: string;
+  tracking: TrackingConfig;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +171,57 @@ function publicUrl(env: Env, host: string, port: number): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** Paths the application itself answers, which the tracker's paths must not take. */
+const RESERVED_PATHS = /^\/(api|healthz|readyz|metrics|docs)(\/|$)/i;
+
+function trackerPath(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(raw) || RESERVED_PATHS.test(raw) || raw === '/') {
+    throw new ConfigError(
+      `${name} must be a path such as ${fallback} (letters, digits, . _ ~ - and /), outside /api, /healthz, /readyz, /metrics and /docs (got "${raw}")`,
+    );
+  }
+  return raw;
+}
+
+function ipStorage(env: Env): IpStorage {
+  const raw = (read(env, 'IP_STORAGE') ?? 'full').toLowerCase();
+  if (raw === 'full' || raw === 'truncated' || raw === 'none') return raw;
+  throw new ConfigError(`IP_STORAGE must be full, truncated or none (got "${raw}")`);
+}
+
+/** An MMDB file that must be readable now, so a typo stops the process at start rather than at the first visit. */
+function geoipDatabase(env: Env): string | undefined {
+  const raw = read(env, 'GEOIP_DATABASE');
+  if (raw === undefined) return undefined;
+  if (raw.toLowerCase() === 'off') return 'off';
+  const file = path.resolve(raw);
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    if (!fs.statSync(file).isFile()) throw new Error('not a file');
+  } catch {
+    throw new ConfigError(`GEOIP_DATABASE must name a readable MMDB file, or be off (got "${raw}")`);
+  }
+  return file;
+}
+
+function tracking(env: Env): TrackingConfig {
+  const scriptPath = trackerPath(env, 'TRACKER_SCRIPT_PATH', DEFAULT_TRACKING.scriptPath);
+  const eventsPath = trackerPath(env, 'TRACKER_EVENTS_PATH', DEFAULT_TRACKING.eventsPath);
+  if (scriptPath === eventsPath) throw new ConfigError(`TRACKER_SCRIPT_PATH and TRACKER_EVENTS_PATH must differ (both "${scriptPath}")`);
+  return {
+    scriptPath,
+    eventsPath,
+    ingestLimit: integer(env, 'RATE_LIMIT_INGEST', DEFAULT_TRACKING.ingestLimit, 1, 1_000_000_000),
+    ingestAddressLimit: integer(env, 'RATE_LIMIT_INGEST_ADDRESS', DEFAULT_TRACKING.ingestAddressLimit, 1, 1_000_000_000),
+    ipStorage: ipStorage(env),
+    geoipDatabase: geoipDatabase(env),
+    // at least the 7 days within which events are accepted (C5.3), and a day more
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', DEFAULT_TRACKING.eventRetentionDays, 8, 36_500),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
   const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? DEFAULT_SQLITE_FILE, poolSize);
@@ -172,5 +255,6 @@ export function loadConfig(env: Env = process.env): Config {
     demo: database.kind === 'sqlite' && flag(env, 'LEADLIGHT_DEMO', true),
     metricsToken: metricsToken(env),
     publicUrl: publicUrl(env, host, port),
+    tracking: tracking(env),
   };
 }

@@ -1,7 +1,9 @@
 /**
  * Starts one API process: opens and migrates the store, creates the demo
  * workspace on the first start of an empty embedded database (CONTRACT C1.2),
- * and listens. Signals and shutdown belong to the caller (the `serve` command).
+ * listens, and runs the tracking maintenance job (partitions, retention,
+ * salts: C5.8) every hour. Signals and shutdown belong to the caller (the
+ * `serve` command).
  */
 import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -16,6 +18,9 @@ import { Store } from './repositories/index.js';
 import { createServices, type Services } from './services/index.js';
 import { generatePassword } from './services/operator/passwords.js';
 import type { WorkspaceId } from './tenancy/workspace-id.js';
+
+/** how often each process runs the tracking maintenance (every process does; each run is safe alongside others) */
+const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -113,7 +118,7 @@ export function displayUrl(address: string): string {
  */
 export async function prepareStore(config: Config, database: Database): Promise<DemoKeys | undefined> {
   await database.migrate();
-  const services = createServices(new Store(database));
+  const services = createServices(new Store(database), { tracking: config.tracking });
   return config.demo && (await services.workspaces.isEmpty()) ? createDemo(services) : undefined;
 }
 
@@ -129,12 +134,15 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const address = await app.listen({ host: config.host, port: config.port });
     const url = displayUrl(address);
     if (demo !== undefined) printDemo(options.output, demo, url);
+    const maintenance = createServices(new Store(database), { tracking: config.tracking }).trackingMaintenance;
+    maintenance.start(MAINTENANCE_INTERVAL_MS, (error) => logger.warn({ err: error }, 'tracking maintenance failed; it runs again within the hour'));
     return {
       app,
       database,
       url,
       async close() {
         await app.close();
+        await maintenance.stop();
         await database.close();
       },
     };

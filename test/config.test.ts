@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/program.js';
-import { ConfigError, loadConfig, type Config } from '../src/config.js';
+import { ConfigError, DEFAULT_TRACKING, loadConfig, type Config } from '../src/config.js';
 
 describe('configuration (C1.3)', () => {
   it('C1.3: the defaults, with DATABASE_URL resolved to an absolute path', () => {
@@ -23,6 +23,7 @@ describe('configuration (C1.3)', () => {
       demo: true,
       metricsToken: undefined,
       publicUrl: 'http://127.0.0.1:3000',
+      tracking: DEFAULT_TRACKING,
     };
     expect(config).toEqual(expected);
     expect(config.database.kind === 'sqlite' && path.isAbsolute(config.database.filename)).toBe(true);
@@ -87,6 +88,16 @@ describe('configuration (C1.3)', () => {
     ['TRUST_PROXY', 'maybe'],
     ['METRICS_TOKEN', 'short'],
     ['METRICS_TOKEN', 'has a space in the middle'],
+    ['RATE_LIMIT_INGEST', '0'],
+    ['RATE_LIMIT_INGEST_ADDRESS', 'lots'],
+    ['IP_STORAGE', 'partial'],
+    ['EVENT_RETENTION_DAYS', '7'],
+    ['EVENT_RETENTION_DAYS', 'forever'],
+    ['TRACKER_SCRIPT_PATH', 't.js'],
+    ['TRACKER_SCRIPT_PATH', '/api/v1/t.js'],
+    ['TRACKER_EVENTS_PATH', '/e?x=1'],
+    ['TRACKER_EVENTS_PATH', '/healthz'],
+    ['GEOIP_DATABASE', '/no/such/file.mmdb'],
   ])('C1.3: %s=%s throws a ConfigError of one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {
@@ -98,6 +109,29 @@ describe('configuration (C1.3)', () => {
     const message = (thrown as Error).message;
     expect(message).toContain(name);
     expect(message).not.toContain('\n');
+  });
+
+  it('C5: the tracking variables are read when set', () => {
+    const config = loadConfig({
+      TRACKER_SCRIPT_PATH: '/assets/la.js',
+      TRACKER_EVENTS_PATH: '/collect/v2',
+      RATE_LIMIT_INGEST: '50',
+      RATE_LIMIT_INGEST_ADDRESS: '5',
+      IP_STORAGE: 'Truncated',
+      GEOIP_DATABASE: 'off',
+      EVENT_RETENTION_DAYS: '30',
+    });
+    expect(config.tracking).toEqual({
+      scriptPath: '/assets/la.js',
+      eventsPath: '/collect/v2',
+      ingestLimit: 50,
+      ingestAddressLimit: 5,
+      ipStorage: 'truncated',
+      geoipDatabase: 'off',
+      eventRetentionDays: 30,
+    });
+    expect(loadConfig({ GEOIP_DATABASE: path.relative(process.cwd(), import.meta.filename) }).tracking.geoipDatabase).toBe(import.meta.filename);
+    expect(() => loadConfig({ TRACKER_SCRIPT_PATH: '/x', TRACKER_EVENTS_PATH: '/x' })).toThrow(/TRACKER_SCRIPT_PATH and TRACKER_EVENTS_PATH must differ/);
   });
 
   it('C1.3: a bad METRICS_TOKEN is reported without echoing it', () => {

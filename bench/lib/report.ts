@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ImportTiming, StoreKind } from './data.js';
+import { ingestMarkdown, type IngestResult } from './ingest.js';
 import type { FixedRateResult, WrkResult } from './load.js';
 import { SCENARIO_IDS } from './scenarios.js';
 
@@ -87,6 +88,8 @@ export interface RunRecord {
   machine: Machine;
   imports: ImportRecord[];
   results: ScenarioResult[];
+  /** the ingest scenario (events endpoint), per store */
+  ingest: IngestResult[];
   failures: string[];
   /** what the servers logged, and other remarks that do not fail the run */
   notes: string[];
@@ -245,6 +248,7 @@ export function markdown(run: RunRecord): string {
     out.push(`## ${title}`, '', `Workspace A held ${int(leads)} leads when these measurements started.`, '');
     out.push(...scenarioTable(results.sort((a, b) => order(a) - order(b))), '');
   }
+  if (run.ingest.length > 0) out.push(ingestMarkdown(run.ingest));
   if (run.imports.length > 0) out.push('## Bulk import (through the CLI, wall time of each command)', '', ...importTable(run.imports), '');
   const l3 = l3Table(run.results);
   if (l3.length > 0) out.push('## PostgreSQL: L2 against L3 (the same queries without HTTP)', '', ...l3, '');

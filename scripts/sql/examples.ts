@@ -10,20 +10,26 @@ import type { Codec } from '../../src/db/codec.js';
 import type { Schema } from '../../src/db/schema.js';
 import { AccountsRepository } from '../../src/repositories/operator/accounts.repository.js';
 import { ApiKeysRepository } from '../../src/repositories/operator/api-keys.repository.js';
+import { EventPartitionsRepository } from '../../src/repositories/operator/event-partitions.repository.js';
 import { MembershipsRepository } from '../../src/repositories/operator/memberships.repository.js';
 import { PeopleRepository } from '../../src/repositories/operator/people.repository.js';
-import { SessionsRepository } from '../../src/repositories/operator/sessions.repository.js';
 import { SignInFailuresRepository } from '../../src/repositories/operator/sign-in-failures.repository.js';
+import { SiteKeysRepository } from '../../src/repositories/operator/site-keys.repository.js';
+import { TrackingSaltsRepository } from '../../src/repositories/operator/tracking-salts.repository.js';
+import { UserSessionsRepository } from '../../src/repositories/operator/user-sessions.repository.js';
 import { WorkspacesRepository } from '../../src/repositories/operator/workspaces.repository.js';
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
+import { EventsRepository, type LoggedEvent } from '../../src/repositories/tenant/events.repository.js';
 import { IdentitiesRepository } from '../../src/repositories/tenant/identities.repository.js';
 import { LeadCountsRepository, PendingCounts } from '../../src/repositories/tenant/lead-counts.repository.js';
 import { LeadsRepository, type NewLead } from '../../src/repositories/tenant/leads.repository.js';
 import { ListsRepository } from '../../src/repositories/tenant/lists.repository.js';
 import { MembersRepository } from '../../src/repositories/tenant/members.repository.js';
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
+import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
+import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
 import type { WorkspaceId } from '../../src/tenancy/workspace-id.js';
 import { STAND_IN_ID } from './recording-dialect.js';
 
@@ -100,6 +106,58 @@ const lead: NewLead = {
 
 const exists = { exists: [one([ID])], existingIds: [one([[ID, ID]])], hasAny: [one([])] };
 
+const event: LoggedEvent = {
+  id: ID,
+  occurred_at: AT,
+  received_at: AT,
+  visitor_id: ID,
+  session_id: ID,
+  type: 'page',
+  name: null,
+  url: 'https://shop.example.com/pricing',
+  path: '/pricing',
+  title: 'Pricing',
+  referrer: null,
+  code: null,
+  data: null,
+  ip: '203.0.113.7',
+  city: null,
+  country: null,
+};
+
+const visitor: Visitor = {
+  id: ID,
+  identity_id: null,
+  identified_at: null,
+  first_seen: AT,
+  last_seen: AT,
+  session_id: ID,
+  session_started_at: AT,
+  session_last_at: AT,
+  last_url: null,
+  last_ip: null,
+  last_city: null,
+  last_country: null,
+  events: 1,
+  page_views: 1,
+  sessions: 1,
+  created_at: AT,
+};
+
+const session: Session = {
+  id: ID,
+  visitor_id: ID,
+  started_at: AT,
+  last_at: AT,
+  landing_page: 'https://shop.example.com/?utm_source=news',
+  referrer: null,
+  utm: { utm_source: 'news' },
+  source: 'campaign',
+  events: 1,
+  page_views: 1,
+  user_agent: null,
+};
+
 export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('leads.repository', LeadsRepository, {
     ...exists,
@@ -118,6 +176,8 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     ],
     insert: [one([lead])],
     insertMany: [one([[lead, { ...lead, created_at: '2026-01-02T00:00:00.000Z' }]])],
+    identifyVisitor: [one([ID, ID, AT])],
+    linkCompany: [one([ID, ID])],
     update: [
       one([ID, { properties: { mode: 'replace', value: {} } }, AT], 'application/json: properties replaced'),
       one([ID, { properties: { mode: 'merge', patch: {} }, summary: { mode: 'replace', value: null }, company_id: ID }, AT], 'merge patch, summary cleared, company set'),
@@ -176,6 +236,8 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
         ],
       ]),
     ],
+    findByEmail: [one(['Ada@Example.com'])],
+    recordSeen: [one([ID, { first: AT, last: AT, ip: '203.0.113.7', city: 'London', country: 'GB' }])],
     update: [
       one([ID, { name: 'Ada', is_favorite: true, traits: { mode: 'replace', value: {} } }], 'application/json'),
       one([ID, { traits: { mode: 'merge', patch: {} } }], 'merge patch'),
@@ -186,6 +248,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('activity.repository', ActivityRepository, {
     ...exists,
     listForIdentity: [one([ID, FIRST_PAGE])],
+    record: [one([[{ id: ID, identity_id: ID, type: 'page_view', who: 'Ada', what: 'Viewed Pricing', source: 'web', created_at: AT }]])],
     insertMany: [
       one([[{ id: ID, identity_id: ID, type: 'page_view', who: 'Ada', what: 'Viewed /pricing', source: 'web', created_at: AT }]]),
     ],
@@ -221,6 +284,27 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     ...exists,
     list: [one([FIRST_PAGE])],
     insertMany: [one([[{ id: ID, name: 'Hot', description: null, color: '#ff0000', created_at: AT }]])],
+  }),
+  tenant('events.repository', EventsRepository, {
+    claimIds: [one([[{ id: ID, occurred_at: AT }]])],
+    append: [one([[event]])],
+    forVisitor: [one([ID, AT, 10_000])],
+    deleteBefore: [one([AT, 5000])],
+    pruneIds: [one([AT, 5000])],
+  }),
+  tenant('visitors.repository', VisitorsRepository, {
+    lock: [one([[ID], ['ada@example.com']], 'a visitor and an email (PostgreSQL only)')],
+    find: [one([ID])],
+    count: [one([])],
+    insert: [one([[visitor]])],
+    update: [one([visitor])],
+  }),
+  tenant('sessions.repository', SessionsRepository, {
+    find: [one([ID])],
+    latestStartedBy: [one([ID, AT])],
+    count: [one([])],
+    insert: [one([[session]])],
+    update: [one([session])],
   }),
   tenant('members.repository', MembersRepository, {
     findMember: [one([ID])],
@@ -260,6 +344,37 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     revoke: [one([WORKSPACE, ID, AT])],
     recordUse: [one([WORKSPACE, ID, AT])],
   }),
+  operator('site-keys.repository', SiteKeysRepository, {
+    insert: [
+      one([
+        {
+          id: ID,
+          workspace_id: WORKSPACE,
+          name: 'shop',
+          key: 'll_site_0123456789abcdefghijklmn',
+          origins: ['https://shop.example.com'] as string[],
+          created_at: AT,
+          last_used_at: null,
+          revoked_at: null,
+        },
+      ]),
+    ],
+    findActiveByKey: [one(['ll_site_0123456789abcdefghijklmn'])],
+    findById: [one([ID])],
+    listActive: [one([WORKSPACE])],
+    revoke: [one([WORKSPACE, ID, AT])],
+    recordUse: [one([WORKSPACE, ID, AT])],
+  }),
+  operator('tracking-salts.repository', TrackingSaltsRepository, {
+    find: [one(['2026-01-01'])],
+    insertIfAbsent: [one(['2026-01-01', 'c2FsdA==', AT])],
+    deleteBefore: [one(['2026-01-01'])],
+  }),
+  operator('event-partitions.repository', EventPartitionsRepository, {
+    ensure: [one(['2026-01'], 'PostgreSQL only')],
+    list: [one([], 'PostgreSQL only')],
+    drop: [one(['2025-01'], 'PostgreSQL only')],
+  }),
   operator('people.repository', PeopleRepository, {
     idsByEmail: [one([['ada@example.com']])],
     findByEmail: [one(['ada@example.com'])],
@@ -290,7 +405,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     findUsableToken: [one(['hash', AT])],
     useTokensOf: [one([ID, AT])],
   }),
-  operator('sessions.repository', SessionsRepository, {
+  operator('user-sessions.repository', UserSessionsRepository, {
     insert: [
       one([{ id: ID, token_hash: 'hash', user_id: ID, workspace_id: WORKSPACE, created_at: AT, last_seen_at: AT, expires_at: AT }]),
     ],
@@ -321,11 +436,15 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
 export const UNSCOPED_ALLOWED: Record<string, string> = {
   'ApiKeysRepository.findActiveByHash': 'a request learns its workspace from its key',
   'ApiKeysRepository.findById': 'the CLI rotates and revokes a key by its id',
-  'SessionsRepository.findByTokenHash': 'a dashboard request learns its workspace from its session',
-  'SessionsRepository.touch': 'a session is kept alive by its id, whichever workspace it looks at',
-  'SessionsRepository.switchWorkspace': 'the new workspace is written by session id, after its membership was checked',
-  'SessionsRepository.delete': 'signing out ends a session by its id',
-  'SessionsRepository.deleteForUser': 'a new password ends every session of the person, in every workspace',
-  'SessionsRepository.deleteExpired': 'expired sessions are removed in every workspace',
+  'UserSessionsRepository.findByTokenHash': 'a dashboard request learns its workspace from its session',
+  'UserSessionsRepository.touch': 'a session is kept alive by its id, whichever workspace it looks at',
+  'UserSessionsRepository.switchWorkspace': 'the new workspace is written by session id, after its membership was checked',
+  'UserSessionsRepository.delete': 'signing out ends a session by its id',
+  'UserSessionsRepository.deleteForUser': 'a new password ends every session of the person, in every workspace',
+  'UserSessionsRepository.deleteExpired': 'expired sessions are removed in every workspace',
   'MembershipsRepository.forUser': "a person's own workspaces, for the switcher",
+  'SiteKeysRepository.findActiveByKey': 'an event request learns its workspace from its site key',
+  'SiteKeysRepository.findById': 'the CLI revokes a site key by its id',
+  'EventPartitionsRepository.ensure': 'a monthly partition holds every workspace\'s events of that month (DDL)',
+  'EventPartitionsRepository.drop': 'retention drops a month of every workspace\'s events at once (DDL)',
 };

@@ -12,6 +12,7 @@ import { registerKey } from './commands/key.command.js';
 import { registerMigrate } from './commands/migrate.command.js';
 import { registerSeed } from './commands/seed.command.js';
 import { registerServe } from './commands/serve.command.js';
+import { registerSiteKey } from './commands/site-key.command.js';
 import { registerUser } from './commands/user.command.js';
 import { registerWorkspace } from './commands/workspace.command.js';
 import type { CliIo } from './context.js';
@@ -44,6 +45,7 @@ export function createProgram(io: CliIo): Command {
   registerMigrate(program, io);
   registerWorkspace(program, io);
   registerKey(program, io);
+  registerSiteKey(program, io);
   registerImport(program, io);
   registerSeed(program, io);
   registerUser(program, io);

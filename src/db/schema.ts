@@ -159,7 +159,7 @@ export interface UserPasswordsTable {
 }
 
 /** A dashboard session (C7.3): the SHA-256 of its cookie's token, its person, and the workspace it looks at. */
-export interface SessionsTable {
+export interface UserSessionsTable {
   id: string;
   token_hash: string;
   user_id: string;
@@ -186,6 +186,97 @@ export interface SignInFailuresTable {
   at: Timestamp;
 }
 
+/** A publishable key that can only send events (CONTRACT C5.1); stored as it is. */
+export interface SiteKeysTable {
+  id: string;
+  workspace_id: WorkspaceColumn;
+  name: string | null;
+  key: string;
+  /** JSON array of allowed origins; empty = any */
+  origins: JsonColumn;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+/** The random salt of one UTC day (YYYY-MM-DD) for cookieless visitor ids (C5.4); deleted after 48 hours. */
+export interface TrackingSaltsTable {
+  day: string;
+  salt: string;
+  created_at: Timestamp;
+}
+
+/** The append-only event log (C5.3); partitioned by month of occurred_at on PostgreSQL. */
+export interface EventsTable {
+  workspace_id: WorkspaceColumn;
+  occurred_at: Timestamp;
+  id: string;
+  received_at: Timestamp;
+  visitor_id: string;
+  session_id: string;
+  type: 'page' | 'identify' | 'track' | 'conversion';
+  name: string | null;
+  url: string | null;
+  /** the path of url, for reports by page */
+  path: string | null;
+  title: string | null;
+  referrer: string | null;
+  code: string | null;
+  /** properties (track, conversion) or traits (identify) */
+  data: NullableJsonColumn;
+  /** as IP_STORAGE keeps it */
+  ip: string | null;
+  city: string | null;
+  country: string | null;
+}
+
+/** The event ids a workspace has received within the acceptance window: ingestion is idempotent by id. */
+export interface EventIdsTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  occurred_at: Timestamp;
+}
+
+/** What is known about one visitor, kept up to date as its events arrive (nothing rescans the log). */
+export interface VisitorsTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  identity_id: string | null;
+  identified_at: Timestamp | null;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  /** the visitor's latest session */
+  session_id: string;
+  session_started_at: Timestamp;
+  session_last_at: Timestamp;
+  last_url: string | null;
+  last_ip: string | null;
+  last_city: string | null;
+  last_country: string | null;
+  events: ColumnType<number, number, number>;
+  page_views: ColumnType<number, number, number>;
+  sessions: ColumnType<number, number, number>;
+  created_at: Timestamp;
+}
+
+/** A visitor's run of events with no gap over 30 minutes, at most 24 hours long (C5.4). */
+export interface SessionsTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  visitor_id: string;
+  started_at: Timestamp;
+  last_at: Timestamp;
+  landing_page: string | null;
+  referrer: string | null;
+  /** the utm_* parameters of the landing page */
+  utm: JsonColumn;
+  /** campaign, referral or website (C5.7) */
+  source: string;
+  events: ColumnType<number, number, number>;
+  page_views: ColumnType<number, number, number>;
+  user_agent: string | null;
+}
+
 export interface Schema {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -199,9 +290,15 @@ export interface Schema {
   users: UsersTable;
   workspace_members: WorkspaceMembersTable;
   user_passwords: UserPasswordsTable;
-  sessions: SessionsTable;
+  user_sessions: UserSessionsTable;
   account_tokens: AccountTokensTable;
   sign_in_failures: SignInFailuresTable;
+  site_keys: SiteKeysTable;
+  tracking_salts: TrackingSaltsTable;
+  events: EventsTable;
+  event_ids: EventIdsTable;
+  visitors: VisitorsTable;
+  sessions: SessionsTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
@@ -214,15 +311,19 @@ export const TENANT_TABLES = [
   'companies',
   'visitor_lists',
   'workspace_members',
+  'events',
+  'event_ids',
+  'visitors',
+  'sessions',
 ] as const;
 export type TenantTable = (typeof TENANT_TABLES)[number];
 
 /**
  * Tables whose rows name a workspace but are operator data: a request learns
- * its workspace from an API key or a dashboard session, so the key and
- * session lookups cannot filter by one.
+ * its workspace from an API key, a site key or a dashboard session, so those
+ * lookups cannot filter by one.
  */
-export const OPERATOR_WORKSPACE_TABLES = ['api_keys', 'sessions'] as const;
+export const OPERATOR_WORKSPACE_TABLES = ['api_keys', 'site_keys', 'user_sessions'] as const;
 
 /** Every table with a workspace_id column must be in one of the two lists (checked by the compiler). */
 type TablesWithWorkspace = { [T in keyof Schema]: 'workspace_id' extends keyof Schema[T] ? T : never }[keyof Schema];

@@ -12,8 +12,12 @@ import type { PoolStats } from '../db/database.js';
 import { clusterScraper } from './cluster-metrics.js';
 import { processRegistry } from './process-metrics.js';
 
-/** the limit a 429 was decided by: the key's type, or the client address for requests without a valid key */
-export type RefusedBy = 'production' | 'development' | 'address';
+/**
+ * the limit a 429 was decided by: the key's type, or the client address for
+ * requests without a valid key; on the events path, the site key's limit or
+ * the address's (CONTRACT C5.3)
+ */
+export type RefusedBy = 'production' | 'development' | 'address' | 'site' | 'ingest_address';
 
 /** route label of requests that matched no route, so that raw URLs never become labels */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -44,7 +48,7 @@ export class AppMetrics {
       labelNames: ['key_type'],
       registers,
     });
-    for (const keyType of ['production', 'development', 'address'] satisfies RefusedBy[]) {
+    for (const keyType of ['production', 'development', 'address', 'site', 'ingest_address'] satisfies RefusedBy[]) {
       this.#refusals.inc({ key_type: keyType }, 0);
     }
     const pool = (

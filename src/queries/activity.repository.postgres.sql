@@ -66,6 +66,28 @@ limit
 offset
   $4;
 
+-- ActivityRepository.record
+insert into
+  "identity_activity" (
+    "workspace_id",
+    "id",
+    "identity_id",
+    "type",
+    "who",
+    "what",
+    "source",
+    "created_at"
+  )
+select
+  $1::uuid as "workspace_id",
+  unnest($2::uuid[]) as "id",
+  unnest($3::uuid[]) as "identity_id",
+  unnest($4::text[]) as "type",
+  unnest($5::text[]) as "who",
+  unnest($6::text[]) as "what",
+  unnest($7::text[]) as "source",
+  unnest($8::timestamptz[]) as "created_at";
+
 -- ActivityRepository.insertMany
 insert into
   "identity_activity" (

@@ -58,6 +58,21 @@ limit
 offset
   ?;
 
+-- ActivityRepository.record
+insert into
+  "identity_activity" (
+    "workspace_id",
+    "id",
+    "identity_id",
+    "type",
+    "who",
+    "what",
+    "source",
+    "created_at"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?);
+
 -- ActivityRepository.insertMany
 insert into
   "identity_activity" (

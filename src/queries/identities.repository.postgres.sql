@@ -208,6 +208,59 @@ values
     $14
   );
 
+-- IdentitiesRepository.findByEmail
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "email_normalized" = $2
+order by
+  "created_at",
+  "id"
+limit
+  $3;
+
+-- IdentitiesRepository.recordSeen
+update "identities"
+set
+  "first_seen" = case
+    when "first_seen" > $1 then $2
+    else "first_seen"
+  end,
+  "ip" = case
+    when "last_seen" <= $3 then $4
+    else "ip"
+  end,
+  "city" = case
+    when "last_seen" <= $5 then $6
+    else "city"
+  end,
+  "country" = case
+    when "last_seen" <= $7 then $8
+    else "country"
+  end,
+  "last_seen" = case
+    when "last_seen" <= $9 then $10
+    else "last_seen"
+  end
+where
+  "identities"."workspace_id" = $11
+  and "id" = $12;
+
 -- IdentitiesRepository.update: application/json
 update "identities"
 set

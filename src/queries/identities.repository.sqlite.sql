@@ -170,6 +170,59 @@ insert into
 values
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- IdentitiesRepository.findByEmail
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "email_normalized" = ?
+order by
+  "created_at",
+  "id"
+limit
+  ?;
+
+-- IdentitiesRepository.recordSeen
+update "identities"
+set
+  "first_seen" = case
+    when "first_seen" > ? then ?
+    else "first_seen"
+  end,
+  "ip" = case
+    when "last_seen" <= ? then ?
+    else "ip"
+  end,
+  "city" = case
+    when "last_seen" <= ? then ?
+    else "city"
+  end,
+  "country" = case
+    when "last_seen" <= ? then ?
+    else "country"
+  end,
+  "last_seen" = case
+    when "last_seen" <= ? then ?
+    else "last_seen"
+  end
+where
+  "identities"."workspace_id" = ?
+  and "id" = ?;
+
 -- IdentitiesRepository.update: application/json
 update "identities"
 set

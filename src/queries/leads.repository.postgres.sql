@@ -466,6 +466,27 @@ on conflict ("workspace_id", "bucket", "day") do update
 set
   "count" = "lead_counts"."count" + "excluded"."count";
 
+-- LeadsRepository.identifyVisitor
+update "leads"
+set
+  "identity_id" = $1,
+  "updated_at" = $2
+where
+  "leads"."workspace_id" = $3
+  and "visitor_id" = $4
+  and "identity_id" is null
+returning
+  "id";
+
+-- LeadsRepository.linkCompany
+update "leads"
+set
+  "company_id" = $1
+where
+  "leads"."workspace_id" = $2
+  and "identity_id" = $3
+  and "company_id" is null;
+
 -- LeadsRepository.update: application/json: properties replaced
 update "leads"
 set

@@ -434,6 +434,27 @@ on conflict ("workspace_id", "bucket", "day") do update
 set
   "count" = "lead_counts"."count" + "excluded"."count";
 
+-- LeadsRepository.identifyVisitor
+update "leads"
+set
+  "identity_id" = ?,
+  "updated_at" = ?
+where
+  "leads"."workspace_id" = ?
+  and "visitor_id" = ?
+  and "identity_id" is null
+returning
+  "id";
+
+-- LeadsRepository.linkCompany
+update "leads"
+set
+  "company_id" = ?
+where
+  "leads"."workspace_id" = ?
+  and "identity_id" = ?
+  and "company_id" is null;
+
 -- LeadsRepository.update: application/json: properties replaced
 update "leads"
 set

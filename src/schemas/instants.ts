@@ -76,6 +76,11 @@ export function canonicalInstant(validText: string): string {
   return CANONICAL.test(validText) ? validText : (normalizeInstant(validText) as string);
 }
 
+/** The milliseconds of text already known to be a valid instant (checked by the schema's format). */
+export function validInstantMs(validText: string): number {
+  return CANONICAL.test(validText) ? Date.parse(validText) : (parseInstant(validText) as ParsedInstant).ms;
+}
+
 /** Normalizes accepted instant text to the canonical form (sub-millisecond digits dropped). */
 export function normalizeInstant(text: string): string | null {
   if (CANONICAL.test(text) && parseInstant(text) !== null) return text;

@@ -1,24 +1,36 @@
 /**
  * Every service of one store, built once and shared by the HTTP routes and
  * the CLI, which call the same code. Operator services (workspaces, keys,
- * demo data, dashboard accounts and sessions) are reached directly; a workspace's services only through
+ * site keys, demo data, event ingestion and its upkeep, dashboard accounts
+ * and sessions) are reached directly; a workspace's services only through
  * `forWorkspace`, with a WorkspaceId that a key, a session or the CLI's
  * workspace lookup produced.
  */
+import { DEFAULT_TRACKING, type TrackingConfig } from '../config.js';
 import type { Store } from '../repositories/index.js';
 import type { WorkspaceId } from '../tenancy/workspace-id.js';
 import { AccountsService } from './operator/accounts.service.js';
 import { ApiKeysService } from './operator/api-keys.service.js';
 import { SeedService } from './operator/seed.service.js';
 import { SessionsService } from './operator/sessions.service.js';
+import { SiteKeysService } from './operator/site-keys.service.js';
 import { WorkspacesService } from './operator/workspaces.service.js';
 import { WorkspaceServices } from './tenant/index.js';
+import { DailySalts } from './tracking/cookieless.js';
+import { MmdbGeolocator, type Geolocator } from './tracking/geolocation.js';
+import { IngestService } from './tracking/ingest.service.js';
+import { TrackingMaintenance } from './tracking/maintenance.service.js';
 
 export type { WorkspaceServices };
 
 export interface Services {
   workspaces: WorkspacesService;
   apiKeys: ApiKeysService;
+  siteKeys: SiteKeysService;
+  /** tracked events, from the events endpoint and the demo seed (CONTRACT C5.3) */
+  ingest: IngestService;
+  /** partitions, retention and salts of tracking (C5.8) */
+  trackingMaintenance: TrackingMaintenance;
   seed: SeedService;
   /** dashboard accounts: invitations, password links, passwords */
   accounts: AccountsService;
@@ -31,16 +43,27 @@ export interface Services {
 export interface ServiceOptions {
   /** the clock of key use records (tests move it) */
   clock?: () => number;
+  tracking?: Partial<Pick<TrackingConfig, 'ipStorage' | 'geoipDatabase' | 'eventRetentionDays'>>;
+  /** where addresses are located (defaults to the MMDB database the tracking configuration names) */
+  geolocator?: Geolocator;
+  /** told when the geolocation database cannot be read */
+  onGeolocationError?: (error: unknown, file: string) => void;
 }
 
 export function createServices(store: Store, options: ServiceOptions = {}): Services {
+  const tracking = { ...DEFAULT_TRACKING, ...options.tracking };
   const workspaces = new WorkspacesService(store.operator);
+  const geolocator = options.geolocator ?? new MmdbGeolocator(tracking.geoipDatabase, options.onGeolocationError);
+  const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage });
   return {
     workspaces,
     apiKeys: new ApiKeysService(store, options.clock),
-    seed: new SeedService(store, workspaces),
     accounts: new AccountsService(store),
     sessions: new SessionsService(store, options.clock),
+    siteKeys: new SiteKeysService(store, options.clock),
+    ingest,
+    trackingMaintenance: new TrackingMaintenance(store, ingest, { eventRetentionDays: tracking.eventRetentionDays }),
+    seed: new SeedService(store, workspaces, ingest),
     forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId)),
   };
 }

@@ -712,7 +712,8 @@ describe.each(storeKinds())('the operator CLI on %s', (kind) => {
   });
 
   describe('seed --demo', () => {
-    const SEED_KEYS = ['activity', 'companies', 'identities', 'leads', 'lists', 'personalities', 'users', 'workspace_id'];
+    const SEED_KEYS = ['activity', 'companies', 'events', 'identities', 'leads', 'lists', 'personalities', 'sessions', 'users', 'visitors', 'workspace_id'];
+    const ACTIVITY_TYPES = new Set(['page_view', 'event', 'conversion', 'identify']);
 
     async function pages(key: string, url: string): Promise<Record<string, unknown>[]> {
       const items: Record<string, unknown>[] = [];
@@ -725,7 +726,7 @@ describe.each(storeKinds())('the operator CLI on %s', (kind) => {
       }
     }
 
-    it('seed --demo creates a demo workspace with realistic, linked data and prints its counts', async () => {
+    it('seed --demo (C5.8) creates a demo workspace whose identities, activity and leads came through tracking, and prints its counts', async () => {
       const workspacesBefore = (await t.services.workspaces.list()).length;
       const counts = succeeded(await leadlight(['seed', '--demo', '--json'])) as Record<string, unknown>;
       expect(sortedKeys(counts)).toEqual(SEED_KEYS);
@@ -750,21 +751,38 @@ describe.each(storeKinds())('the operator CLI on %s', (kind) => {
       expect(identities).toHaveLength(counts.identities as number);
       let activity = 0;
       let personalities = 0;
+      const types = new Set<unknown>();
       for (const identity of identities) {
         const entries = await pages(key, `/api/v1/identities/${identity.id}/activity`);
-        expect(entries.every((entry) => entry.type === 'page_view')).toBe(true);
+        for (const entry of entries) {
+          expect(ACTIVITY_TYPES.has(entry.type as string), String(entry.type)).toBe(true);
+          expect(entry.source).toBe('web');
+          types.add(entry.type);
+        }
+        expect(entries.some((entry) => entry.type === 'identify'), 'every identity identified itself').toBe(true);
+        expect(Date.parse(identity.first_seen as string)).toBeLessThanOrEqual(Date.parse(identity.last_seen as string));
         activity += entries.length;
         const personal = await withKey(key, `/api/v1/identities/${identity.id}/personalities`);
         expect(personal.statusCode).toBe(200);
         personalities += personal.json().data.length;
       }
+      expect(types).toEqual(ACTIVITY_TYPES);
       expect(activity).toBe(counts.activity);
       expect(personalities).toBe(counts.personalities);
+      expect(counts.events as number).toBeGreaterThan(counts.activity as number);
+      expect(counts.sessions as number).toBeGreaterThanOrEqual(counts.visitors as number);
+      expect(counts.visitors as number).toBeGreaterThan(counts.identities as number);
 
       const leads = await pages(key, '/api/v1/leads');
       expect(leads).toHaveLength(counts.leads as number);
       const identityIds = new Set(identities.map((identity) => identity.id));
       const companyIds = new Set(companies.map((company) => company.id));
+      // every lead is a conversion: one of the three sources, in a session
+      for (const lead of leads) {
+        expect(['campaign', 'referral', 'website']).toContain(lead.source);
+        expect(lead.session_id).toMatch(UUID);
+      }
+      expect(new Set(leads.map((lead) => lead.source)).size).toBe(3);
       const linked = leads.filter((lead) => lead.identity_id !== null && lead.company_id !== null);
       expect(linked.length).toBeGreaterThan(0);
       for (const lead of linked) {

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import type { RateLimitConfig } from '../../src/config.js';
+import { DEFAULT_TRACKING, type RateLimitConfig, type TrackingConfig } from '../../src/config.js';
 import type { StoreKind } from '../../src/db/codec.js';
 import type { Clock, RateLimiter } from '../../src/rate-limit/rate-limiter.js';
 import { Store } from '../../src/repositories/index.js';
@@ -46,15 +46,21 @@ export interface TestAppOptions {
   db?: TestDatabase;
   /** more routes under /api/v1 */
   extraRoutes?: FastifyPluginAsync;
+  /** tracking settings (C5); the ingest limits are generous unless given */
+  tracking?: Partial<TrackingConfig>;
 }
+
+/** Tracking with limits that tests not about rate limiting never meet. */
+export const GENEROUS_TRACKING: TrackingConfig = { ...DEFAULT_TRACKING, ingestLimit: 1_000_000, ingestAddressLimit: 1_000_000 };
 
 let counter = 0;
 
 export async function createTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase(kind));
-  const services = createServices(new Store(db.database));
+  const tracking = { ...GENEROUS_TRACKING, ...options.tracking };
+  const services = createServices(new Store(db.database), { tracking });
   const app = await buildApp({
-    config: { rateLimits: { ...GENEROUS_LIMITS, ...options.limits }, trustProxy: options.trustProxy ?? false },
+    config: { rateLimits: { ...GENEROUS_LIMITS, ...options.limits }, trustProxy: options.trustProxy ?? false, tracking },
     database: db.database,
     clock: options.clock,
     limiter: options.limiter,

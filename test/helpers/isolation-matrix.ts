@@ -40,7 +40,13 @@ export type Operation =
   /** an answer about the caller's workspace as a whole (settings, overview): it describes the caller's workspace only */
   | { kind: 'summary'; of: 'workspace' | 'overview' }
   /** pointing a dashboard session at a workspace: one the person is not a member of answers 404 and the session stays */
-  | { kind: 'switch' };
+  | { kind: 'switch' }
+  /**
+   * events sent with a site key (CONTRACT C5.3): they land in the key's
+   * workspace only, whatever visitor ids and emails they name, and the other
+   * workspace's API key sees nothing of what they derive
+   */
+  | { kind: 'ingest' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -56,6 +62,8 @@ export const NOT_TENANT: Record<string, string> = {
   'POST /dashboard/api/password-links/inspect': "the email a one-time link is for; the link's secret is the credential",
   'POST /dashboard/api/password-links/redeem': 'sets the password a one-time link is for; no workspace data',
   'PUT /dashboard/api/account/password': "the caller's own password; no workspace data",
+  'GET /t.js': 'the tracker script: one public file for every site; no data',
+  'OPTIONS /e': 'the CORS preflight of the events endpoint: no key, no body, no data',
 };
 
 let memberCounter = 0;
@@ -104,6 +112,7 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /dashboard/api/members/:id': { kind: 'action', target: 'users' },
   'POST /dashboard/api/members/:id/reset-link': { kind: 'action', target: 'users' },
   'PUT /dashboard/api/session/workspace': { kind: 'switch' },
+  'POST /e': { kind: 'ingest' },
 };
 
 /** Changes run after every read, so that reads see the fixtures as seeded. */

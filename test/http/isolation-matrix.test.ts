@@ -27,6 +27,7 @@ import {
   type Target,
 } from '../helpers/isolation-matrix.js';
 import { storeKinds } from '../helpers/stores.js';
+import { conversion, createSiteKey, identify, pageView, postEvents } from '../helpers/tracking.js';
 
 interface Answer {
   status: number;
@@ -276,6 +277,44 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect((await read(other, resource, item.id as string)).status).toBe(404);
   }
 
+  /** What the other workspace's API key can see of its data. */
+  async function observable(holder: Holdings) {
+    const sharedIdentity = shared.identities;
+    return {
+      identities: await walk(holder, LIST_PATH.identities),
+      leads: await walk(holder, LIST_PATH.leads),
+      activity: await walk(holder, `/api/v1/identities/${sharedIdentity}/activity`),
+      personalities: (await call(holder.workspace, 'GET', `/api/v1/identities/${sharedIdentity}/personalities`)).body,
+    };
+  }
+
+  async function checkIngest(caller: Holdings, other: Holdings) {
+    const { key } = await createSiteKey(t, caller.workspace);
+    const before = await observable(other);
+    const otherEmail = `${other.tag.toLowerCase()}.shared@example.com`;
+    const emails = [otherEmail, `${other.tag.toLowerCase()}.own@example.com`];
+    // the visitor id both workspaces' shared identities have, and the other workspace's emails
+    const sent = await postEvents(base, key, [
+      pageView(shared.visitor, '/pricing'),
+      identify(shared.visitor, { email: emails[0], name: 'Via events' }),
+      identify(shared.visitor, { email: emails[1] }),
+      conversion(shared.visitor, 'Signed up', { code: `ingest-${caller.tag}` }),
+    ]);
+    expect(sent.status).toBe(202);
+    expect(await observable(other)).toEqual(before);
+    // what they derived is the caller's own (and joins its holdings, for the other checks)
+    for (const email of emails) {
+      const found = await call(caller.workspace, 'GET', `/api/v1/identities?email=${email}`);
+      const items = found.body.data as Record<string, unknown>[];
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({ workspace_id: caller.workspace.id, visitor_id: shared.visitor });
+      caller.ids.identities.add(items[0]!.id as string);
+    }
+    const leads = (await walk(caller, LIST_PATH.leads)).filter((lead) => lead.code === `ingest-${caller.tag}`);
+    expect(leads).toHaveLength(1);
+    caller.ids.leads.add(leads[0]!.id as string);
+  }
+
   it('covers every route the application registers, and every entry names a real route', () => {
     expect(plan.uncovered).toEqual([]);
     expect(plan.operations.map((operation) => operation.key).sort()).toEqual(Object.keys(MATRIX).sort());
@@ -320,6 +359,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'create':
             await checkCreate(caller, other, operation!, spec.resource, spec.body);
+            break;
+          case 'ingest':
+            await checkIngest(caller, other);
             break;
         }
       }

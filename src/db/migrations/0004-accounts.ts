@@ -25,7 +25,7 @@ export function accountsMigration(kind: StoreKind): Migration {
         .execute();
 
       await db.schema
-        .createTable('sessions')
+        .createTable('user_sessions')
         .addColumn('id', uuid, (c) => c.primaryKey())
         .addColumn('token_hash', 'text', (c) => c.notNull().unique())
         .addColumn('user_id', uuid, (c) => c.notNull().references('users.id'))
@@ -35,7 +35,7 @@ export function accountsMigration(kind: StoreKind): Migration {
         .addColumn('expires_at', ts, (c) => c.notNull())
         .$call(strict)
         .execute();
-      await db.schema.createIndex('sessions_user_idx').on('sessions').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('user_sessions_user_idx').on('user_sessions').columns(['user_id', 'created_at']).execute();
 
       await db.schema
         .createTable('account_tokens')

@@ -6,12 +6,14 @@ import type { Migration } from 'kysely';
 import type { StoreKind } from '../codec.js';
 import { initialMigration } from './0001-initial.js';
 import { leadCountsMigration } from './0002-lead-counts.js';
+import { trackingMigration } from './0003-tracking.js';
 import { accountsMigration } from './0004-accounts.js';
 
 export function migrations(kind: StoreKind): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(kind),
     '0002-lead-counts': leadCountsMigration(kind),
+    '0003-tracking': trackingMigration(kind),
     '0004-accounts': accountsMigration(kind),
   };
 }

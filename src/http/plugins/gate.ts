@@ -56,7 +56,8 @@ export function isApiRequest(request: FastifyRequest): boolean {
   }
 }
 
-function setRateHeaders(reply: FastifyReply, decision: RateLimitDecision, policy: string): void {
+/** The rate-limit headers of C3.3, for the limit `decision` came from (named `policy`). */
+export function setRateHeaders(reply: FastifyReply, decision: RateLimitDecision, policy: string): void {
   const { limit, remaining, resetAt, retryAfter } = decision;
   reply.header('x-ratelimit-limit', limit);
   reply.header('x-ratelimit-remaining', remaining);
@@ -65,7 +66,8 @@ function setRateHeaders(reply: FastifyReply, decision: RateLimitDecision, policy
   reply.header('ratelimit', `"${policy}";r=${remaining};t=${retryAfter}`);
 }
 
-function rateLimited(decision: RateLimitDecision): HttpError {
+/** The 429 of C3.3 for a refused `decision`. */
+export function rateLimited(decision: RateLimitDecision): HttpError {
   return new HttpError(
     'rate_limit_exceeded',
     `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfter} s`,

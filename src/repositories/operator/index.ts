@@ -7,10 +7,13 @@ import type { Codec } from '../../db/codec.js';
 import type { Schema } from '../../db/schema.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
+import { EventPartitionsRepository } from './event-partitions.repository.js';
 import { MembershipsRepository } from './memberships.repository.js';
 import { PeopleRepository } from './people.repository.js';
-import { SessionsRepository } from './sessions.repository.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
+import { SiteKeysRepository } from './site-keys.repository.js';
+import { TrackingSaltsRepository } from './tracking-salts.repository.js';
+import { UserSessionsRepository } from './user-sessions.repository.js';
 import { WorkspacesRepository } from './workspaces.repository.js';
 
 export interface OperatorRepositories {
@@ -18,9 +21,12 @@ export interface OperatorRepositories {
   apiKeys: ApiKeysRepository;
   people: PeopleRepository;
   accounts: AccountsRepository;
-  sessions: SessionsRepository;
+  userSessions: UserSessionsRepository;
   signInFailures: SignInFailuresRepository;
   memberships: MembershipsRepository;
+  siteKeys: SiteKeysRepository;
+  trackingSalts: TrackingSaltsRepository;
+  eventPartitions: EventPartitionsRepository;
 }
 
 export function operatorRepositories(db: Kysely<Schema>, codec: Codec): OperatorRepositories {
@@ -29,8 +35,11 @@ export function operatorRepositories(db: Kysely<Schema>, codec: Codec): Operator
     apiKeys: new ApiKeysRepository(db, codec),
     people: new PeopleRepository(db, codec),
     accounts: new AccountsRepository(db, codec),
-    sessions: new SessionsRepository(db, codec),
+    userSessions: new UserSessionsRepository(db, codec),
     signInFailures: new SignInFailuresRepository(db, codec),
     memberships: new MembershipsRepository(db, codec),
+    siteKeys: new SiteKeysRepository(db, codec),
+    trackingSalts: new TrackingSaltsRepository(db, codec),
+    eventPartitions: new EventPartitionsRepository(db, codec),
   };
 }

@@ -78,7 +78,10 @@ export interface BoundTemplate<Row> {
 }
 
 /** Tenant tables whose rows are keyed by (workspace_id, id). */
-export type KeyedTable = Exclude<TenantTable, 'lead_counts' | 'workspace_members'>;
+export type KeyedTable = Exclude<TenantTable, 'lead_counts' | 'workspace_members' | 'events'>;
+
+/** PostgreSQL's type of a column written by insertColumns (its array is cast to it). */
+export type ColumnKind = 'uuid' | 'timestamptz' | 'text' | 'jsonb' | 'integer';
 
 /** from this many rows on, a bulk transaction on PostgreSQL inserts with COPY */
 const COPY_FROM_ROWS = 64;
@@ -237,6 +240,96 @@ export class TenantScope {
       written += chunk.length;
     }
     return written;
+  }
+
+  /**
+   * Inserts rows through few statement shapes whatever their number, for
+   * writes that arrive in batches of every size (events): on PostgreSQL
+   * one `INSERT … SELECT $ws, unnest($1::uuid[]), …`, one array per column
+   * typed by `columns`; on SQLite statements of 32, 8 or 1 rows (a batch of
+   * 50 is 5 statements, each prepared once). With `skipTaken`, a row whose
+   * key the workspace already holds is skipped (ON CONFLICT DO NOTHING; on
+   * SQLite one row a statement). Returns the ids of the rows written.
+   */
+  async insertColumns<T extends TenantTable>(
+    table: T,
+    columns: Readonly<Record<string, ColumnKind>>,
+    rows: readonly TenantRow<T>[],
+    options: { skipTaken?: boolean } = {},
+  ): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const names = Object.keys(columns);
+    const skip = options.skipTaken === true;
+    const key = `${table}.insertColumns:${names.join(',')}:${skip ? 'skip' : 'all'}`;
+    const cell = (row: TenantRow<T>, name: string) => (row as Record<string, unknown>)[name] ?? null;
+    if (this.codec.kind === 'postgres') {
+      const statement = this.template<{ id: string }>(key, (q) => {
+        const select = q.#raw.selectNoFrom([
+          sql`${q.workspaceId}::uuid`.as('workspace_id'),
+          ...names.map((name) => sql`unnest(${param(`c_${name}`)}::${sql.raw(columns[name] as string)}[])`.as(name)),
+        ]);
+        const insert = q.#db
+          .insertInto(table as 'events')
+          .columns(['workspace_id', ...names] as never)
+          .expression(select as never);
+        return (skip ? insert.onConflict((conflict) => conflict.doNothing()).returning('id' as never) : insert) as never;
+      });
+      const values: Record<string, unknown[]> = {};
+      for (const name of names) values[`c_${name}`] = rows.map((row) => cell(row, name));
+      const written = await statement.all(values);
+      return skip ? written.map((row) => row.id) : rows.map((row) => cell(row, 'id') as string);
+    }
+    if (skip) {
+      // one row a statement: each tells whether its row was written
+      const statement = this.template<{ id: string }>(key, (q) =>
+        q.#db
+          .insertInto(table as 'events')
+          .values({ workspace_id: q.workspaceId, ...Object.fromEntries(names.map((name) => [name, param(`c_${name}`)])) } as never)
+          .onConflict((conflict) => conflict.doNothing())
+          .returning('id' as never) as never,
+      );
+      const written: string[] = [];
+      for (const row of rows) {
+        const values: Record<string, unknown> = {};
+        for (const name of names) values[`c_${name}`] = cell(row, name);
+        const inserted = await statement.first(values);
+        if (inserted !== undefined) written.push(inserted.id);
+      }
+      return written;
+    }
+    const written = ['workspace_id', ...names];
+    for (let start = 0; start < rows.length; ) {
+      const size = [32, 8, 1].find((candidate) => candidate <= rows.length - start) as number;
+      const statement = template(this.codec.kind, `tenant:${key}:${size}`, () => {
+        const query = this.#raw.insertInto(table).values(
+          Array.from({ length: size }, (_, row) =>
+            Object.fromEntries(written.map((column, index) => [column, positional(row * written.length + index)])),
+          ) as never,
+        );
+        assertScoped(query.toOperationNode());
+        return query;
+      });
+      const values: unknown[] = [];
+      for (let row = start; row < start + size; row += 1) {
+        values.push(this.workspaceId);
+        for (const name of names) values.push(cell(rows[row] as TenantRow<T>, name));
+      }
+      await statement.execute(this.#raw, values);
+      start += size;
+    }
+    return rows.map((row) => cell(row, 'id') as string);
+  }
+
+  /**
+   * Serializes the transactions of this workspace that take one of the same
+   * locks until they end (PostgreSQL: transaction-level advisory locks, taken
+   * in sorted order, so two transactions never wait for each other in a
+   * circle). SQLite runs one write transaction at a time and needs none.
+   */
+  async lock(names: readonly string[]): Promise<void> {
+    if (this.codec.kind !== 'postgres' || names.length === 0) return;
+    const keys = [...new Set(names)].sort().map((name) => `${this.workspaceId}:${name}`);
+    await sql`select pg_advisory_xact_lock(hashtextextended(lock_key, 0)) from unnest(${keys}::text[]) as lock_key`.execute(this.#raw);
   }
 
   #bind<Row>(compiled: QueryTemplate<Row>): BoundTemplate<Row> {

@@ -20,6 +20,23 @@ export class ActivityRepository extends KeyedTenantRepository {
     );
   }
 
+  /** Writes the entries of visitors' events (tracking): one statement shape whatever their number. */
+  async record(entries: readonly NewActivity[]): Promise<void> {
+    await this.scope.insertColumns(
+      'identity_activity',
+      { id: 'uuid', identity_id: 'uuid', type: 'text', who: 'text', what: 'text', source: 'text', created_at: 'timestamptz' },
+      entries.map((entry) => ({
+        id: entry.id,
+        identity_id: entry.identity_id,
+        type: entry.type,
+        who: entry.who,
+        what: entry.what,
+        source: entry.source,
+        created_at: entry.created_at,
+      })),
+    );
+  }
+
   /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */
   insertMany(entries: readonly NewActivity[]): Promise<number> {
     return this.scope.insertRows(

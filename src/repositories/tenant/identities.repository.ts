@@ -1,7 +1,8 @@
 /**
  * All SQL about the visitor identities of one workspace.
  */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { param } from '../../db/query-templates.js';
 import type { Schema } from '../../db/schema.js';
 import { normalizeEmail } from '../../schemas/normalize.js';
 import type { Identity } from '../../schemas/resources.js';
@@ -20,6 +21,18 @@ export interface IdentityFilters {
 }
 
 export type NewIdentity = Omit<Identity, 'workspace_id'>;
+
+/** What new events say about when an identity was seen, and from where (C5.5). */
+export interface IdentitySeen {
+  /** the earliest event of a visitor of the identity */
+  first: string;
+  /** the latest event of the batch */
+  last: string;
+  /** of the latest event: taken when it is the identity's latest */
+  ip: string | null;
+  city: string | null;
+  country: string | null;
+}
 
 export interface IdentityChanges {
   name?: string | null;
@@ -76,6 +89,48 @@ export class IdentitiesRepository extends KeyedTenantRepository {
   /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */
   insertMany(identities: readonly NewIdentity[]): Promise<number> {
     return this.scope.insertRows('identities', identities.map((identity) => this.toRow(identity)));
+  }
+
+  /** The identity with this email, compared case-insensitively; the oldest when several have it. */
+  async findByEmail(email: string): Promise<Identity | undefined> {
+    const row = await this.scope
+      .template('identities.byEmail', (q) =>
+        q
+          .selectFrom('identities')
+          .select(COLUMNS)
+          .where('email_normalized', '=', param('email'))
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(1),
+      )
+      .first({ email: normalizeEmail(email) });
+    return row && this.toIdentity(row);
+  }
+
+  /**
+   * Widens first_seen and last_seen to take in `seen`, and takes its ip,
+   * city and country when its last event is the identity's latest, in one
+   * UPDATE that reads the row's current values (concurrent writers of one
+   * identity each see the other's).
+   */
+  async recordSeen(id: string, seen: IdentitySeen): Promise<void> {
+    const latest = sql<boolean>`${sql.ref('last_seen')} <= ${param('last')}`;
+    const whenLatest = (column: 'ip' | 'city' | 'country') =>
+      sql<string | null>`case when ${latest} then ${param(column)} else ${sql.ref(column)} end`;
+    await this.scope
+      .template('identities.recordSeen', (q) =>
+        q
+          .updateTable('identities')
+          .set({
+            first_seen: sql<string>`case when ${sql.ref('first_seen')} > ${param('first')} then ${param('first')} else ${sql.ref('first_seen')} end`,
+            ip: whenLatest('ip'),
+            city: whenLatest('city'),
+            country: whenLatest('country'),
+            last_seen: sql<string>`case when ${latest} then ${param('last')} else ${sql.ref('last_seen')} end`,
+          })
+          .where('id', '=', param('id')),
+      )
+      .all({ id, ...seen });
   }
 
   async update(id: string, changes: IdentityChanges): Promise<Identity | undefined> {

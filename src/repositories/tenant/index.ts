@@ -6,12 +6,15 @@
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { ActivityRepository } from './activity.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
+import { EventsRepository } from './events.repository.js';
 import { IdentitiesRepository } from './identities.repository.js';
 import { LeadCountsRepository } from './lead-counts.repository.js';
 import { LeadsRepository } from './leads.repository.js';
 import { ListsRepository } from './lists.repository.js';
 import { MembersRepository } from './members.repository.js';
 import { PersonalitiesRepository } from './personalities.repository.js';
+import { SessionsRepository } from './sessions.repository.js';
+import { VisitorsRepository } from './visitors.repository.js';
 
 export interface TenantRepositories {
   leads: LeadsRepository;
@@ -22,6 +25,9 @@ export interface TenantRepositories {
   companies: CompaniesRepository;
   lists: ListsRepository;
   members: MembersRepository;
+  events: EventsRepository;
+  visitors: VisitorsRepository;
+  sessions: SessionsRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -33,6 +39,9 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   companies: CompaniesRepository,
   lists: ListsRepository,
   members: MembersRepository,
+  events: EventsRepository,
+  visitors: VisitorsRepository,
+  sessions: SessionsRepository,
 };
 
 export function tenantRepositories(scope: TenantScope): TenantRepositories {

@@ -147,6 +147,36 @@ export class LeadsRepository extends KeyedTenantRepository {
     });
   }
 
+  /**
+   * Gives the visitor's leads that have no identity this one (C5.7: a
+   * conversion's lead gets its identity when its visitor is identified);
+   * returns how many changed.
+   */
+  async identifyVisitor(visitorId: string, identityId: string, at: string): Promise<number> {
+    const rows = await this.scope
+      .template('leads.identifyVisitor', (q) =>
+        q
+          .updateTable('leads')
+          .set({ identity_id: param('identity'), updated_at: param('at') })
+          .where('visitor_id', '=', param('visitor'))
+          .where('identity_id', 'is', null)
+          .returning('id'),
+      )
+      .all({ visitor: visitorId, identity: identityId, at });
+    return rows.length;
+  }
+
+  /** Links the identity's leads that have no company to `companyId`; returns how many changed. */
+  async linkCompany(identityId: string, companyId: string): Promise<number> {
+    const result = await this.scope
+      .updateTable('leads')
+      .set({ company_id: companyId })
+      .where('identity_id', '=', identityId)
+      .where('company_id', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Applies `changes` in one UPDATE; undefined when the lead is not in the workspace. */
   async update(id: string, changes: LeadChanges, updatedAt: string): Promise<Lead | undefined> {
     const { codec } = this;

@@ -111,7 +111,7 @@ export class AccountsService {
       if (found === undefined) throw linkInvalid();
       await repos.accounts.setPassword(found.user_id, passwordHash, at);
       await repos.accounts.useTokensOf(found.user_id, at);
-      await repos.sessions.deleteForUser(found.user_id);
+      await repos.userSessions.deleteForUser(found.user_id);
       return found.user_id;
     });
   }
@@ -125,7 +125,7 @@ export class AccountsService {
     const passwordHash = await hashPassword(next);
     await this.store.transaction(async (repos) => {
       await repos.accounts.setPassword(userId, passwordHash, now());
-      await repos.sessions.deleteForUser(userId);
+      await repos.userSessions.deleteForUser(userId);
     });
   }
 

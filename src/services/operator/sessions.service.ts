@@ -11,7 +11,7 @@
  */
 import type { Store } from '../../repositories/index.js';
 import type { Person } from '../../repositories/operator/people.repository.js';
-import type { Session } from '../../repositories/operator/sessions.repository.js';
+import type { Session } from '../../repositories/operator/user-sessions.repository.js';
 import { formatInstant } from '../../schemas/instants.js';
 import { normalizeEmail } from '../../schemas/normalize.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
@@ -94,7 +94,7 @@ export class SessionsService {
     const token = newToken();
     const at = this.clock();
     const expiresAt = formatInstant(at + SESSION_LIFETIME_MS);
-    await operator.sessions.insert({
+    await operator.userSessions.insert({
       id: newId(),
       token_hash: hashToken(token),
       user_id: userId,
@@ -110,24 +110,24 @@ export class SessionsService {
   async authenticate(token: string): Promise<ActiveSession | undefined> {
     if (!looksLikeToken(token)) return undefined;
     const { operator } = this.store;
-    const session = await operator.sessions.findByTokenHash(hashToken(token));
+    const session = await operator.userSessions.findByTokenHash(hashToken(token));
     if (session === undefined) return undefined;
     const at = this.clock();
     if (Date.parse(session.expires_at) <= at) {
-      await operator.sessions.delete(session.id);
+      await operator.userSessions.delete(session.id);
       return undefined;
     }
     const membership = await this.membershipOf(session);
     const person = membership === undefined ? undefined : await operator.people.findById(session.user_id);
     if (membership === undefined || person === undefined) {
-      await operator.sessions.delete(session.id);
+      await operator.userSessions.delete(session.id);
       return undefined;
     }
     let expiresAt = session.expires_at;
     const renewed = at - Date.parse(session.last_seen_at) >= TOUCH_INTERVAL_MS;
     if (renewed) {
       expiresAt = formatInstant(at + SESSION_LIFETIME_MS);
-      await operator.sessions.touch(session.id, formatInstant(at), expiresAt);
+      await operator.userSessions.touch(session.id, formatInstant(at), expiresAt);
     }
     return {
       id: session.id,
@@ -144,7 +144,7 @@ export class SessionsService {
   async switchWorkspace(session: ActiveSession, workspaceId: string): Promise<WorkspaceId> {
     const membership = await this.store.operator.memberships.find(session.person.id, workspaceId.toLowerCase());
     if (membership === undefined) throw new ServiceError('not_found', 'workspace not found');
-    await this.store.operator.sessions.switchWorkspace(session.id, membership.workspace_id);
+    await this.store.operator.userSessions.switchWorkspace(session.id, membership.workspace_id);
     return membership.workspace_id;
   }
 
@@ -154,17 +154,17 @@ export class SessionsService {
   }
 
   async signOut(sessionId: string): Promise<void> {
-    await this.store.operator.sessions.delete(sessionId);
+    await this.store.operator.userSessions.delete(sessionId);
   }
 
   /** The membership the session looks at; when it ended, the person's oldest other one (the session follows). */
   private async membershipOf(session: Session): Promise<{ workspace_id: WorkspaceId; role: string } | undefined> {
-    const { memberships, sessions } = this.store.operator;
+    const { memberships, userSessions } = this.store.operator;
     const current = await memberships.find(session.user_id, session.workspace_id);
     if (current !== undefined) return current;
     const [other] = await memberships.forUser(session.user_id);
     if (other === undefined) return undefined;
-    await sessions.switchWorkspace(session.id, other.workspace_id);
+    await userSessions.switchWorkspace(session.id, other.workspace_id);
     return other;
   }
 

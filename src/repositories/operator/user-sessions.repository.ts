@@ -6,44 +6,44 @@
  * against the person's memberships on every request (memberships.repository.ts).
  */
 import type { Selectable } from 'kysely';
-import type { SessionsTable } from '../../db/schema.js';
+import type { UserSessionsTable } from '../../db/schema.js';
 import { param } from '../../db/query-templates.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import { OperatorRepository } from './operator-repository.js';
 
-export type Session = Selectable<SessionsTable>;
+export type Session = Selectable<UserSessionsTable>;
 
-export class SessionsRepository extends OperatorRepository {
+export class UserSessionsRepository extends OperatorRepository {
   async insert(session: Session): Promise<void> {
-    await this.db.insertInto('sessions').values(session).execute();
+    await this.db.insertInto('user_sessions').values(session).execute();
   }
 
   /** Runs on every dashboard request: a compiled template (query-templates.ts). */
   findByTokenHash(tokenHash: string): Promise<Session | undefined> {
-    return this.template('sessions.byTokenHash', () =>
-      this.db.selectFrom('sessions').selectAll().where('token_hash', '=', param('hash')),
+    return this.template('userSessions.byTokenHash', () =>
+      this.db.selectFrom('user_sessions').selectAll().where('token_hash', '=', param('hash')),
     ).executeTakeFirst(this.db, { hash: tokenHash });
   }
 
   /** Slides the session's end: written at most once an hour per session (sessions.service.ts). */
   async touch(id: string, lastSeenAt: string, expiresAt: string): Promise<void> {
-    await this.db.updateTable('sessions').set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where('id', '=', id).execute();
+    await this.db.updateTable('user_sessions').set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where('id', '=', id).execute();
   }
 
   async switchWorkspace(id: string, workspaceId: WorkspaceId): Promise<void> {
-    await this.db.updateTable('sessions').set({ workspace_id: workspaceId }).where('id', '=', id).execute();
+    await this.db.updateTable('user_sessions').set({ workspace_id: workspaceId }).where('id', '=', id).execute();
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id', '=', id).execute();
+    await this.db.deleteFrom('user_sessions').where('id', '=', id).execute();
   }
 
   /** Ends every session of a person (a new password was set). */
   async deleteForUser(userId: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
   }
 
   async deleteExpired(at: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('expires_at', '<=', at).execute();
+    await this.db.deleteFrom('user_sessions').where('expires_at', '<=', at).execute();
   }
 }

@@ -1,0 +1,109 @@
+/**
+ * The background work of tracking, run by every API process (CONTRACT C5.3,
+ * C5.4, C5.8): partitions of the event log made ahead of time (PostgreSQL),
+ * events older than EVENT_RETENTION_DAYS deleted (whole monthly partitions
+ * dropped on PostgreSQL, the rest in small batches), received ids forgotten
+ * once their events are past the 7-day window, and cookieless salts deleted
+ * after 48 hours. What events derived (identities, activity, sessions, leads)
+ * stays. Every step can run in several processes at once: each deletion
+ * only removes what is already due, and partitions are created if absent.
+ */
+import type { Store } from '../../repositories/index.js';
+import { nextMonth } from '../../repositories/operator/event-partitions.repository.js';
+import { formatInstant } from '../../schemas/instants.js';
+import { dayOf } from './cookieless.js';
+import type { IngestService } from './ingest.service.js';
+import { MAX_CLOCK_AHEAD_MS, MAX_EVENT_AGE_MS } from './ingest.service.js';
+
+const DAY_MS = 86_400_000;
+/** rows per deleting statement, each in its own short transaction (SQLite holds its write lock for each) */
+const DELETE_CHUNK = 5_000;
+/** partitions are made this many months ahead of the current one */
+const MONTHS_AHEAD = 2;
+/** received ids are kept this much longer than the window in which their events are accepted */
+const ID_MARGIN_MS = 60 * 60_000;
+
+export interface MaintenanceReport {
+  partitionsDropped: string[];
+  eventsDeleted: number;
+  idsForgotten: number;
+  saltsDeleted: number;
+}
+
+export interface MaintenanceOptions {
+  eventRetentionDays: number;
+}
+
+export class TrackingMaintenance {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly ingest: IngestService,
+    private readonly options: MaintenanceOptions,
+  ) {}
+
+  async run(now: number = Date.now()): Promise<MaintenanceReport> {
+    // the month a 7-day-old event falls in, this month, and the next ones
+    await this.ingest.partitionsAhead(now - MAX_EVENT_AGE_MS - MAX_CLOCK_AHEAD_MS, MONTHS_AHEAD + 1);
+    const cutoff = now - this.options.eventRetentionDays * DAY_MS;
+    const partitionsDropped = await this.dropPartitions(cutoff);
+    let eventsDeleted = 0;
+    let idsForgotten = 0;
+    const idsBefore = formatInstant(now - MAX_EVENT_AGE_MS - ID_MARGIN_MS);
+    for (const workspace of await this.store.operator.workspaces.listAll()) {
+      const scope = this.store.forWorkspace(workspace.id);
+      eventsDeleted += await chunked(() => scope.transaction((repos) => repos.events.deleteBefore(formatInstant(cutoff), DELETE_CHUNK)));
+      idsForgotten += await chunked(() => scope.transaction((repos) => repos.events.pruneIds(idsBefore, DELETE_CHUNK)));
+    }
+    const saltsDeleted = await this.store.transaction((repos) => repos.trackingSalts.deleteBefore(dayOf(now - DAY_MS)));
+    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted };
+  }
+
+  /** Runs now and then every `intervalMs`, until stop(); failures go to `onError` and the next run tries again. */
+  start(intervalMs: number, onError: (error: unknown) => void, firstAfterMs = 5_000): void {
+    const tick = (delay: number) => {
+      this.#timer = setTimeout(() => {
+        this.#running = this.run()
+          .catch(onError)
+          .finally(() => {
+            this.#running = undefined;
+            if (this.#timer !== undefined) tick(intervalMs);
+          });
+      }, delay);
+      this.#timer.unref();
+    };
+    tick(firstAfterMs);
+  }
+
+  /** Stops the schedule and waits for a run in progress. */
+  async stop(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  /** PostgreSQL: drops the partitions whose whole month is before `cutoff`. */
+  private async dropPartitions(cutoff: number): Promise<string[]> {
+    const partitions = this.store.operator.eventPartitions;
+    const dropped: string[] = [];
+    for (const month of await partitions.list()) {
+      if (Date.parse(`${nextMonth(month)}-01T00:00:00Z`) > cutoff) continue;
+      await partitions.drop(month);
+      dropped.push(month);
+    }
+    if (dropped.length > 0) this.ingest.forgetPartitions();
+    return dropped;
+  }
+}
+
+/** Repeats a deletion of at most DELETE_CHUNK rows until one deletes fewer; returns the total. */
+async function chunked(step: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await step();
+    total += deleted;
+    if (deleted < DELETE_CHUNK) return total;
+  }
+}
