@@ -132,7 +132,8 @@ describe.runIf(enabled)('two API processes over PostgreSQL and Redis', () => {
 
   it('serve --workers 2 serves one port from two workers, replaces a dead worker and stops cleanly', async () => {
     const key = await services.apiKeys.create(workspaceId, 'production', 'workers');
-    const primary = await startServerProcess(env, ['--workers', '2']);
+    // at info, each worker logs the line that says it listens, with its pid
+    const primary = await startServerProcess({ ...env, LOG_LEVEL: 'info' }, ['--workers', '2']);
     // a new connection per request: a kept-alive one would belong to the killed worker
     const status = (path = '/api/v1/leads?limit=1') =>
       new Promise<number>((resolve, reject) => {
@@ -154,17 +155,29 @@ describe.runIf(enabled)('two API processes over PostgreSQL and Redis', () => {
         const out = execFileSync('pgrep', ['-P', String(primary.child.pid)], { encoding: 'utf8' }).trim();
         return out === '' ? [] : out.split('\n').map(Number);
       };
+      /** Workers that said they listen (their pino line carries their pid) and are alive. */
+      const listening = async () => {
+        const said = new Set<number>();
+        for (const line of primary.output().split('\n')) {
+          if (!line.includes('Server listening')) continue;
+          try {
+            said.add((JSON.parse(line) as { pid: number }).pid);
+          } catch {
+            // a line that is not a whole JSON document
+          }
+        }
+        const alive = await children().catch(() => [] as number[]);
+        return alive.filter((pid) => said.has(pid));
+      };
       const waitForWorkers = async (count: number) => {
         const deadline = Date.now() + 30_000;
         let pids: number[] = [];
         while (Date.now() < deadline) {
-          pids = await children().catch(() => []);
-          if (pids.length === count) {
-            if ((await status().catch(() => 0)) === 200) return pids;
-          }
+          pids = await listening();
+          if (pids.length === count && (await status().catch(() => 0)) === 200) return pids;
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
-        throw new Error(`expected ${count} workers, saw ${pids.length}: ${primary.output()}`);
+        throw new Error(`expected ${count} listening workers, saw ${pids.length}: ${primary.output()}`);
       };
       const before = await waitForWorkers(2);
       process.kill(before[0]!, 'SIGKILL');
