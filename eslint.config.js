@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'scratch/', '.bench/'] },
+  { ignores: ['dist/', '**/dist/', 'node_modules/', 'coverage/', 'scratch/', '.bench/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

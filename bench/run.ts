@@ -17,7 +17,8 @@ import { capture, replayMatches, runFixedRate, runWrk, writeWrkScript, type WrkR
 import { cpuMicros, startNode, type PinnedProcess } from './lib/processes.js';
 import { machine, median, summarize, writeReport, type Limiter, type Round, type RunRecord, type ScenarioResult } from './lib/report.js';
 import { benchIngest } from './lib/ingest.js';
-import { BULK_IMPORT, INGEST, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
+import { benchIntegrations } from './lib/integrations.js';
+import { BULK_IMPORT, INGEST, INTEGRATIONS, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
 
 const SERVER_CORE = 0;
 const RUN_DIR = path.join(BENCH_DIR, 'run');
@@ -357,12 +358,22 @@ async function main(): Promise<number> {
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
   log(`Leadlight bench: ${JSON.stringify(options)}`);
 
-  const withData = options.scenarios.some((id) => id !== INGEST);
+  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS);
   for (const store of options.stores) {
     if (options.scenarios.includes(INGEST)) {
       const result = await benchIngest(store, { ...options, logDir: LOG_DIR }, log);
       run.ingest.push(result);
       run.failures.push(...result.failures.map((failure) => `${store}/ingest: ${failure}`));
+    }
+    if (options.scenarios.includes(INTEGRATIONS)) {
+      try {
+        const result = await benchIntegrations(store, { leads: options.leads, serverNodeFlags: options.serverNodeFlags, logDir: LOG_DIR }, log);
+        run.notes.push(`integrations ${store}: ${JSON.stringify(result)}`);
+        run.failures.push(...result.failures.map((failure) => `${store}/integrations: ${failure}`));
+      } catch (error) {
+        log(`[${store}/integrations] FAILED: ${message(error)}`);
+        run.failures.push(`${store}/integrations: ${message(error)}`);
+      }
     }
     if (!withData) continue;
     let prepared: Awaited<ReturnType<typeof prepareStore>>;

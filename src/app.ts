@@ -1,7 +1,7 @@
 /**
  * Builds the HTTP application: one Fastify instance over one store, with the
  * gate (keys and rate limits), the request guards, the error shape, the
- * OpenAPI document, the probes, /metrics, one log line per request, the
+ * OpenAPI document and its reference page (/docs), the probes, /metrics, one log line per request, the
  * /api/v1 routes, and the dashboard (its page at /, its session-bound
  * endpoints under /dashboard/api). Listening is left to the caller (server.ts, or tests
  * through inject).
@@ -12,17 +12,24 @@ import { DEFAULT_TRACKING, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DASHBOARD_API_PREFIX, sessionGate } from './http/dashboard/session-gate.js';
 import { registerDashboardApp } from './http/plugins/dashboard-app.js';
+import { clientErrorHandler, connectionPolicy, serverOptions } from './http/plugins/connection-policy.js';
 import { errorHandler, sendError, toHttpError } from './http/plugins/error-handler.js';
-import { createAdmission, gate } from './http/plugins/gate.js';
+import { inFlightBound, loadShedding } from './http/plugins/admission.js';
+import { createAdmission, gate, isApiRequest } from './http/plugins/gate.js';
+import { idempotency } from './http/plugins/idempotency.js';
 import { openapi } from './http/plugins/openapi.js';
+import { referenceRoutes } from './http/plugins/reference.js';
 import { requestGuards } from './http/plugins/request-guards.js';
-import { logRequest, requestLog } from './http/plugins/request-log.js';
+import { logRequest, looksKeyShaped, requestLog } from './http/plugins/request-log.js';
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { RouteTable } from './http/route-table.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
+import { intelligenceRoutes } from './http/routes/dashboard/intelligence.routes.js';
+import { siteKeyRoutes } from './http/routes/dashboard/site-keys.routes.js';
+import { erasuresRoutes } from './http/routes/erasures.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
 import { ingestRoutes } from './http/routes/ingest.routes.js';
@@ -32,6 +39,7 @@ import { metricsRoutes } from './http/routes/metrics.routes.js';
 import { openapiRoutes } from './http/routes/openapi.routes.js';
 import { trackerRoutes } from './http/routes/tracker.routes.js';
 import { usersRoutes } from './http/routes/users.routes.js';
+import { webhooksRoutes } from './http/routes/webhooks.routes.js';
 import { ErrorSchema } from './http/schemas/common.js';
 import { compileValidator } from './http/validation.js';
 import { AppMetrics } from './observability/app-metrics.js';
@@ -44,7 +52,7 @@ import { createServices } from './services/index.js';
 export const BODY_LIMIT = 1_048_576;
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimits' | 'trustProxy'> & Partial<Pick<Config, 'metricsToken' | 'tracking'>>;
+  config: Pick<Config, 'rateLimits' | 'trustProxy'> & Partial<Pick<Config, 'metricsToken' | 'tracking' | 'http' | 'admission' | 'webhooks'>>;
   database: Database;
   /** defaults to per-process counters */
   limiter?: RateLimiter;
@@ -62,7 +70,8 @@ const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 function requestIdOf(raw: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = raw.headers['x-request-id'];
-  return typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+  // a key sent as a request id would be logged with every line of the request (issue 9)
+  return typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) && !looksKeyShaped(incoming) ? incoming : crypto.randomUUID();
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -71,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const services = createServices(new Store(database), {
     clock: options.clock,
     tracking,
+    webhooks: config.webhooks,
     onGeolocationError: (error, file) => options.logger?.warn({ err: error, file }, 'the geolocation database cannot be read'),
   });
   const limiter = options.limiter ?? new MemoryRateLimiter(options.clock);
@@ -80,11 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limiter,
     limits: config.rateLimits,
     onRateLimited: (refusedBy) => metrics.rateLimited(refusedBy),
+    onKeyLookup: () => metrics.keyLookedUp(),
   });
   const routes = new RouteTable();
 
   const app = Fastify({
     ...(options.logger === undefined ? { logger: false } : { loggerInstance: options.logger }),
+    ...serverOptions(config.http),
+    clientErrorHandler: clientErrorHandler(options.logger),
     // request-log.ts logs one line per request instead
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
@@ -111,13 +124,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(compileValidator);
   for (const schema of [...RESOURCE_SCHEMAS, ErrorSchema]) app.addSchema(schema);
   app.decorate('routeTable', routes);
+  app.decorate('cursors', services.cursors);
   app.addHook('onRoute', (route) => routes.addRoute(route));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
 
+  await app.register(connectionPolicy, { limits: config.http });
   await app.register(requestMetrics, { metrics });
+  await app.register(loadShedding, { config: config.admission });
+  await app.register(inFlightBound, {
+    config: config.admission,
+    needsSlot: (request) =>
+      isApiRequest(request) || request.url.startsWith(DASHBOARD_API_PREFIX) || request.url.split('?')[0] === tracking.eventsPath,
+  });
   await app.register(requestGuards);
   await app.register(gate, { admit });
   await app.register(sessionGate, { services });
@@ -125,6 +146,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const dashboardFallback = await registerDashboardApp(app, { directory: options.dashboardDirectory });
   await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path), fallback: dashboardFallback });
   await app.register(openapi);
+  await app.register(idempotency);
+  await app.register(referenceRoutes);
   await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(trackerRoutes, {
@@ -146,6 +169,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(companiesRoutes);
       await api.register(listsRoutes);
       await api.register(usersRoutes);
+      await api.register(erasuresRoutes);
+      await api.register(webhooksRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },
@@ -155,6 +180,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(sessionRoutes, { services });
       await dashboard.register(recordsRoutes);
       await dashboard.register(settingsRoutes, { services });
+      await dashboard.register(siteKeyRoutes, { services, scriptPath: tracking.scriptPath });
+      await dashboard.register(intelligenceRoutes);
     },
     { prefix: DASHBOARD_API_PREFIX },
   );

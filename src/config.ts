@@ -9,9 +9,79 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** PostgreSQL's bounds on a silent or slow network path (issue 9); 0 turns one off. */
+export interface PostgresTimeouts {
+  /** server-side statement_timeout of the service's sessions (DATABASE_STATEMENT_TIMEOUT_MS) */
+  statementMs: number;
+  /** client-side: a query unanswered this long fails and its connection is discarded (DATABASE_QUERY_TIMEOUT_MS) */
+  queryMs: number;
+  /** waiting for a pooled connection, or to open one (DATABASE_CONNECT_TIMEOUT_MS) */
+  connectMs: number;
+  /** server-side idle_in_transaction_session_timeout */
+  idleInTransactionMs: number;
+  /** TCP keep-alive on the pool's sockets: first probe after this much silence */
+  keepAliveDelayMs: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  statementMs: 10_000,
+  queryMs: 15_000,
+  connectMs: 5_000,
+  idleInTransactionMs: 30_000,
+  keepAliveDelayMs: 10_000,
+};
+
 export type DatabaseConfig =
   | { kind: 'sqlite'; filename: string }
-  | { kind: 'postgres'; url: string; poolSize: number };
+  | { kind: 'postgres'; url: string; poolSize: number; timeouts?: PostgresTimeouts };
+
+/** The HTTP server's bounds (issue 9): timeouts suited to a server exposed without a proxy, and a cap on connections. */
+export interface HttpLimits {
+  /** the whole request (headers and body) must arrive within this (REQUEST_TIMEOUT_MS) */
+  requestTimeoutMs: number;
+  /** the headers must arrive within this (HEADERS_TIMEOUT_MS) */
+  headersTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this (KEEP_ALIVE_TIMEOUT_MS) */
+  keepAliveTimeoutMs: number;
+  /** a connection with no bytes either way for this long is closed (CONNECTION_TIMEOUT_MS) */
+  connectionTimeoutMs: number;
+  /** connections beyond this are closed as they arrive (MAX_CONNECTIONS) */
+  maxConnections: number;
+  /** on SIGTERM, idle keep-alive connections get this long to send one more request (SHUTDOWN_IDLE_GRACE_MS) */
+  shutdownIdleGraceMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 10_000,
+  connectionTimeoutMs: 60_000,
+  maxConnections: 1024,
+  shutdownIdleGraceMs: 1_000,
+};
+
+/** Admission control (issue 9): what is shed with 503 before it can queue without bound. */
+export interface AdmissionConfig {
+  /** requests past the gate doing work at once (MAX_IN_FLIGHT_REQUESTS) */
+  maxInFlight: number;
+  /** requests waiting for a slot, over all workspaces (MAX_QUEUED_REQUESTS) */
+  maxQueued: number;
+  /** a request waiting longer than this is answered 503 (QUEUE_TIMEOUT_MS) */
+  queueTimeoutMs: number;
+  /** event-loop delay above which new requests are answered 503; 0 off (MAX_EVENT_LOOP_DELAY_MS) */
+  maxEventLoopDelayMs: number;
+  /** event-loop utilisation (0 to 1) above which new requests are answered 503; 0 off (MAX_EVENT_LOOP_UTILIZATION) */
+  maxEventLoopUtilization: number;
+}
+
+export const DEFAULT_ADMISSION: AdmissionConfig = {
+  maxInFlight: 16,
+  maxQueued: 128,
+  queueTimeoutMs: 1_000,
+  maxEventLoopDelayMs: 200,
+  // off: a busy but healthy process (an import, a burst) runs near 1 (README, "Operations")
+  maxEventLoopUtilization: 0,
+};
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -67,7 +137,33 @@ export interface Config {
   /** where people reach the dashboard: the base of the links the CLI prints (invitations, resets) */
   publicUrl: string;
   tracking: TrackingConfig;
+  http: HttpLimits;
+  admission: AdmissionConfig;
+  /** lead intelligence (C6): the worker every `serve` process runs */
+  intelligence: IntelligenceConfig;
+  webhooks: WebhookConfig;
 }
+
+export interface IntelligenceConfig {
+  /** whether this process refreshes scores, personalities and segments (INTELLIGENCE_WORKER, default on) */
+  worker: boolean;
+  /** how often it looks for due visitors (INTELLIGENCE_INTERVAL_MS) */
+  intervalMs: number;
+}
+
+export const DEFAULT_INTELLIGENCE: IntelligenceConfig = { worker: true, intervalMs: 5_000 };
+
+/** Webhook delivery (CONTRACT C8.5). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE=1: endpoints on loopback and private addresses are allowed (tests, closed networks) */
+  allowPrivate: boolean;
+  /** WEBHOOK_RETRY_BASE_MS: the first retry's delay; each next one doubles it (with jitter), up to an hour */
+  retryBaseMs: number;
+  /** WEBHOOK_POLL_MS: how often each process looks for due deliveries */
+  pollMs: number;
+}
+
+export const DEFAULT_WEBHOOKS: WebhookConfig = { allowPrivate: false, retryBaseMs: 5_000, pollMs: 1_000 };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -90,6 +186,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   }
+  return Number(raw);
+}
+
+function fraction(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new ConfigError(`${name} must be a number from 0 to 1 (got "${raw}")`);
   return Number(raw);
 }
 
@@ -222,9 +325,50 @@ function tracking(env: Env): TrackingConfig {
   };
 }
 
+function postgresTimeouts(env: Env): PostgresTimeouts {
+  const d = DEFAULT_POSTGRES_TIMEOUTS;
+  return {
+    statementMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', d.statementMs, 0, 86_400_000),
+    queryMs: integer(env, 'DATABASE_QUERY_TIMEOUT_MS', d.queryMs, 0, 86_400_000),
+    connectMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', d.connectMs, 100, 600_000),
+    idleInTransactionMs: d.idleInTransactionMs,
+    keepAliveDelayMs: d.keepAliveDelayMs,
+  };
+}
+
+function httpLimits(env: Env): HttpLimits {
+  const d = DEFAULT_HTTP_LIMITS;
+  const limits: HttpLimits = {
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 100, 3_600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', d.headersTimeoutMs, 100, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100, 3_600_000),
+    connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_MS', d.connectionTimeoutMs, 0, 3_600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+    shutdownIdleGraceMs: integer(env, 'SHUTDOWN_IDLE_GRACE_MS', d.shutdownIdleGraceMs, 0, 60_000),
+  };
+  // Node requires it: headers cannot be given longer than the whole request
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`);
+  }
+  return limits;
+}
+
+function admission(env: Env): AdmissionConfig {
+  const d = DEFAULT_ADMISSION;
+  return {
+    maxInFlight: integer(env, 'MAX_IN_FLIGHT_REQUESTS', d.maxInFlight, 1, 100_000),
+    maxQueued: integer(env, 'MAX_QUEUED_REQUESTS', d.maxQueued, 0, 1_000_000),
+    queueTimeoutMs: integer(env, 'QUEUE_TIMEOUT_MS', d.queueTimeoutMs, 1, 600_000),
+    maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', d.maxEventLoopDelayMs, 0, 600_000),
+    maxEventLoopUtilization: fraction(env, 'MAX_EVENT_LOOP_UTILIZATION', d.maxEventLoopUtilization),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
-  const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? DEFAULT_SQLITE_FILE, poolSize);
+  const parsed = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? DEFAULT_SQLITE_FILE, poolSize);
+  const timeouts = postgresTimeouts(env);
+  const database: DatabaseConfig = parsed.kind === 'postgres' ? { ...parsed, timeouts } : parsed;
 
   const redisUrl = read(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/i.test(redisUrl)) {
@@ -256,5 +400,17 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     publicUrl: publicUrl(env, host, port),
     tracking: tracking(env),
+    http: httpLimits(env),
+    admission: admission(env),
+    intelligence: {
+      worker: flag(env, 'INTELLIGENCE_WORKER', DEFAULT_INTELLIGENCE.worker),
+      // at most 50 s between rounds, so that what C6 derives is current within 60 s
+      intervalMs: integer(env, 'INTELLIGENCE_INTERVAL_MS', DEFAULT_INTELLIGENCE.intervalMs, 10, 50_000),
+    },
+    webhooks: {
+      allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOKS.retryBaseMs, 1, 3_600_000),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', DEFAULT_WEBHOOKS.pollMs, 10, 86_400_000),
+    },
   };
 }

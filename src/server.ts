@@ -1,10 +1,11 @@
 /**
  * Starts one API process: opens and migrates the store, creates the demo
  * workspace on the first start of an empty embedded database (CONTRACT C1.2),
- * listens, and runs the tracking maintenance job (partitions, retention,
+ * listens, runs the webhook delivery worker (C8.5), and runs the tracking maintenance job (partitions, retention,
  * salts: C5.8) every hour. Signals and shutdown belong to the caller (the
  * `serve` command).
  */
+import net from 'node:net';
 import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino, type LoggerOptions } from 'pino';
@@ -122,6 +123,30 @@ export async function prepareStore(config: Config, database: Database): Promise<
   return config.demo && (await services.workspaces.isEmpty()) ? createDemo(services) : undefined;
 }
 
+/**
+ * Stops taking connections without resetting any (issue 9): from now on
+ * every answer carries `Connection: close`, so a keep-alive client sends no
+ * further request on a connection that is about to close; connections idle
+ * now get `graceMs` to send one last request (answered, then closed), and
+ * are closed after it. Node's own server.close() would close idle
+ * connections at once, resetting a request a client has just written.
+ * Resolves when every connection has closed.
+ */
+async function drain(app: FastifyInstance, graceMs: number): Promise<void> {
+  app.draining.start();
+  const server = app.server;
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  clearTimeout(timer);
+  // a request that reached the socket before the grace ended is read in this
+  // turn's poll phase, after the timer: only then is an idle connection idle
+  await new Promise((resolve) => setImmediate(resolve));
+  server.closeIdleConnections();
+  await closed;
+}
+
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   const database = openDatabase(config.database, {
@@ -134,15 +159,26 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const address = await app.listen({ host: config.host, port: config.port });
     const url = displayUrl(address);
     if (demo !== undefined) printDemo(options.output, demo, url);
-    const maintenance = createServices(new Store(database), { tracking: config.tracking }).trackingMaintenance;
+    const services = createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks });
+    const maintenance = services.trackingMaintenance;
     maintenance.start(MAINTENANCE_INTERVAL_MS, (error) => logger.warn({ err: error }, 'tracking maintenance failed; it runs again within the hour'));
+    const intelligence = config.intelligence.worker ? services.intelligence : undefined;
+    intelligence?.start(config.intelligence.intervalMs, (error) =>
+      logger.warn({ err: error }, 'lead intelligence round failed; its visitors are tried again when their claims end'),
+    );
+    // every process drains the webhook outbox (C8.5)
+    const webhooks = services.webhookWorker;
+    webhooks.start((error) => logger.warn({ err: error }, 'webhook delivery failed; it runs again shortly'));
     return {
       app,
       database,
       url,
       async close() {
+        await drain(app, config.http.shutdownIdleGraceMs);
         await app.close();
         await maintenance.stop();
+        await intelligence?.stop();
+        await webhooks.stop();
         await database.close();
       },
     };

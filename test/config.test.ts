@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/program.js';
-import { ConfigError, DEFAULT_TRACKING, loadConfig, type Config } from '../src/config.js';
+import { ConfigError, DEFAULT_ADMISSION, DEFAULT_HTTP_LIMITS, DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, loadConfig, type Config } from '../src/config.js';
 
 describe('configuration (C1.3)', () => {
   it('C1.3: the defaults, with DATABASE_URL resolved to an absolute path', () => {
@@ -24,6 +24,10 @@ describe('configuration (C1.3)', () => {
       metricsToken: undefined,
       publicUrl: 'http://127.0.0.1:3000',
       tracking: DEFAULT_TRACKING,
+      http: DEFAULT_HTTP_LIMITS,
+      admission: DEFAULT_ADMISSION,
+      intelligence: DEFAULT_INTELLIGENCE,
+      webhooks: DEFAULT_WEBHOOKS,
     };
     expect(config).toEqual(expected);
     expect(config.database.kind === 'sqlite' && path.isAbsolute(config.database.filename)).toBe(true);
@@ -98,6 +102,13 @@ describe('configuration (C1.3)', () => {
     ['TRACKER_EVENTS_PATH', '/e?x=1'],
     ['TRACKER_EVENTS_PATH', '/healthz'],
     ['GEOIP_DATABASE', '/no/such/file.mmdb'],
+    ['REQUEST_TIMEOUT_MS', 'soon'],
+    ['HEADERS_TIMEOUT_MS', '99'],
+    ['MAX_CONNECTIONS', '0'],
+    ['MAX_IN_FLIGHT_REQUESTS', '-1'],
+    ['QUEUE_TIMEOUT_MS', '0'],
+    ['MAX_EVENT_LOOP_UTILIZATION', '1.5'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '1s'],
   ])('C1.3: %s=%s throws a ConfigError of one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {
@@ -109,6 +120,43 @@ describe('configuration (C1.3)', () => {
     const message = (thrown as Error).message;
     expect(message).toContain(name);
     expect(message).not.toContain('\n');
+  });
+
+  it('issue 9: the reliability variables are read when set', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://127.0.0.1/leadlight',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      DATABASE_QUERY_TIMEOUT_MS: '3000',
+      DATABASE_CONNECT_TIMEOUT_MS: '1500',
+      REQUEST_TIMEOUT_MS: '20000',
+      HEADERS_TIMEOUT_MS: '5000',
+      KEEP_ALIVE_TIMEOUT_MS: '7000',
+      CONNECTION_TIMEOUT_MS: '0',
+      MAX_CONNECTIONS: '300',
+      SHUTDOWN_IDLE_GRACE_MS: '250',
+      MAX_IN_FLIGHT_REQUESTS: '8',
+      MAX_QUEUED_REQUESTS: '16',
+      QUEUE_TIMEOUT_MS: '500',
+      MAX_EVENT_LOOP_DELAY_MS: '200',
+      MAX_EVENT_LOOP_UTILIZATION: '0.9',
+    });
+    expect(config.database).toMatchObject({ timeouts: { statementMs: 2000, queryMs: 3000, connectMs: 1500 } });
+    expect(config.http).toEqual({
+      requestTimeoutMs: 20000,
+      headersTimeoutMs: 5000,
+      keepAliveTimeoutMs: 7000,
+      connectionTimeoutMs: 0,
+      maxConnections: 300,
+      shutdownIdleGraceMs: 250,
+    });
+    expect(config.admission).toEqual({
+      maxInFlight: 8,
+      maxQueued: 16,
+      queueTimeoutMs: 500,
+      maxEventLoopDelayMs: 200,
+      maxEventLoopUtilization: 0.9,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
 
   it('C5: the tracking variables are read when set', () => {

@@ -65,7 +65,9 @@ export const SCENARIOS: Scenario[] = [
 export const BULK_IMPORT = 'bulk-import';
 /** the events endpoint, on an empty store of its own (lib/ingest.ts) */
 export const INGEST = 'ingest';
-export const SCENARIO_IDS = [...SCENARIOS.map((scenario) => scenario.id), BULK_IMPORT, INGEST];
+/** cursor walk, idempotent POSTs and webhook deliveries, on a store of their own (lib/integrations.ts) */
+export const INTEGRATIONS = 'integrations';
+export const SCENARIO_IDS = [...SCENARIOS.map((scenario) => scenario.id), BULK_IMPORT, INGEST, INTEGRATIONS];
 
 /** Well-formed (ll_prod_ and 40 base62 characters) but belongs to no workspace. */
 export const BAD_KEY = `ll_prod_${'0123456789abcdefghij'.repeat(2)}`;

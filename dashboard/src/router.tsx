@@ -12,6 +12,7 @@ import { IdentitiesPage } from './pages/identities';
 import { IdentityPage } from './pages/identity';
 import { LeadPage } from './pages/lead';
 import { LeadsPage } from './pages/leads';
+import { ListPage } from './pages/list';
 import { ListsPage } from './pages/lists';
 import { OverviewPage } from './pages/overview';
 import { SetPasswordPage } from './pages/set-password';
@@ -136,6 +137,13 @@ const listsRoute = createRoute({
   component: ListsPage,
 });
 
+const listRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/lists/$listId',
+  validateSearch: (search: Record<string, unknown>): { offset?: number } => ({ offset: offset(search.offset) }),
+  component: ListPage,
+});
+
 const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: SettingsPage });
 
 const routeTree = rootRoute.addChildren([
@@ -150,6 +158,7 @@ const routeTree = rootRoute.addChildren([
     companiesRoute,
     companyRoute,
     listsRoute,
+    listRoute,
     settingsRoute,
   ]),
 ]);

@@ -120,8 +120,32 @@ export interface WorkspaceSettings {
   dev_last_use: string | null;
 }
 
+export interface IdealCustomer {
+  industries: string[];
+  employee_ranges: string[];
+  countries: string[];
+}
+
+export interface SiteKey {
+  id: string;
+  name: string | null;
+  key: string;
+  origins: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  snippet: string;
+}
+
+export interface TopPage {
+  host: string;
+  path: string;
+  views: number;
+}
+
 export interface Overview {
   days: { day: string; leads: number; by_source: Record<string, number>; identities: number }[];
   sources: string[];
   totals: { leads: number; identities: number };
+  top_pages: TopPage[];
 }

@@ -13,23 +13,32 @@ import { ApiKeysRepository } from '../../src/repositories/operator/api-keys.repo
 import { EventPartitionsRepository } from '../../src/repositories/operator/event-partitions.repository.js';
 import { MembershipsRepository } from '../../src/repositories/operator/memberships.repository.js';
 import { PeopleRepository } from '../../src/repositories/operator/people.repository.js';
+import { ServerSecretsRepository } from '../../src/repositories/operator/server-secrets.repository.js';
 import { SignInFailuresRepository } from '../../src/repositories/operator/sign-in-failures.repository.js';
 import { SiteKeysRepository } from '../../src/repositories/operator/site-keys.repository.js';
 import { TrackingSaltsRepository } from '../../src/repositories/operator/tracking-salts.repository.js';
 import { UserSessionsRepository } from '../../src/repositories/operator/user-sessions.repository.js';
+import { WebhookQueueRepository } from '../../src/repositories/operator/webhook-queue.repository.js';
 import { WorkspacesRepository } from '../../src/repositories/operator/workspaces.repository.js';
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
+import { ErasureRepository } from '../../src/repositories/tenant/erasure.repository.js';
 import { EventsRepository, type LoggedEvent } from '../../src/repositories/tenant/events.repository.js';
+import { IdempotencyRepository } from '../../src/repositories/tenant/idempotency.repository.js';
 import { IdentitiesRepository } from '../../src/repositories/tenant/identities.repository.js';
 import { LeadCountsRepository, PendingCounts } from '../../src/repositories/tenant/lead-counts.repository.js';
 import { LeadsRepository, type NewLead } from '../../src/repositories/tenant/leads.repository.js';
+import { IntelligenceDueRepository } from '../../src/repositories/tenant/intelligence-due.repository.js';
+import { ListMembersRepository } from '../../src/repositories/tenant/list-members.repository.js';
 import { ListsRepository } from '../../src/repositories/tenant/lists.repository.js';
 import { MembersRepository } from '../../src/repositories/tenant/members.repository.js';
+import { PageCountsRepository, PendingPageViews } from '../../src/repositories/tenant/page-counts.repository.js';
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
 import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
+import { WorkspaceSettingsRepository } from '../../src/repositories/tenant/workspace-settings.repository.js';
+import { WebhooksRepository } from '../../src/repositories/tenant/webhooks.repository.js';
 import type { WorkspaceId } from '../../src/tenancy/workspace-id.js';
 import { STAND_IN_ID } from './recording-dialect.js';
 
@@ -38,6 +47,8 @@ const ID = STAND_IN_ID;
 const AT = '2026-01-01T12:00:00.000Z';
 const FIRST_PAGE = { limit: 50, offset: 0 };
 const DEEP_PAGE = { limit: 50, offset: 10_000 };
+/** a page reached by cursor (C8.3): after a keyset position */
+const AFTER_PAGE = { limit: 51, offset: 0, after: { at: '2026-01-01T12:00:00.000Z', id: STAND_IN_ID } };
 
 interface Example<Args> {
   /** what is special about this call: its filter shape, its page */
@@ -142,6 +153,8 @@ const visitor: Visitor = {
   page_views: 1,
   sessions: 1,
   created_at: AT,
+  aggregates: '{}',
+  network: null,
 };
 
 const session: Session = {
@@ -159,12 +172,67 @@ const session: Session = {
 };
 
 export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
+  tenant('webhooks.repository', WebhooksRepository, {
+    ...exists,
+    insert: [one([{ id: ID, url: 'https://crm.example.com/hook', events: ['lead.created'], description: null, enabled: true, secret: 'whsec_x', created_at: AT }])],
+    findById: [one([ID])],
+    list: [one([FIRST_PAGE]), one([AFTER_PAGE], 'page after a cursor (keyset)')],
+    update: [one([ID, { url: 'https://crm.example.com/v2', events: ['lead.updated'], description: 'x', enabled: false }, AT])],
+    delete: [one([ID])],
+    emit: [one(['lead.created', { id: ID }, AT], 'to the subscribed endpoints'), one(['webhook.test', {}, AT, ID], 'to one endpoint (a test event)')],
+    deliveries: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+  }),
+  operator('webhook-queue.repository', WebhookQueueRepository, {
+    claimDue: [one([AT, AT, 20])],
+    settle: [
+      one(
+        [
+          { workspace_id: WORKSPACE, id: ID, webhook_id: ID, message_id: 'msg_1', payload: '{}', attempts: 0, created_at: AT, log: '[]', url: 'https://x', secret: 'whsec_x', enabled: true },
+          { status: 'delivered', next_attempt_at: AT, response_code: 200, duration_ms: 12, error: null, at: AT, log: '[]' },
+          5,
+        ],
+        'delivered',
+      ),
+      one(
+        [
+          { workspace_id: WORKSPACE, id: ID, webhook_id: ID, message_id: 'msg_1', payload: '{}', attempts: 1, created_at: AT, log: '[]', url: 'https://x', secret: 'whsec_x', enabled: true },
+          { status: 'pending', next_attempt_at: AT, response_code: 500, duration_ms: 12, error: 'answered 500', at: AT, log: '[]' },
+          5,
+        ],
+        'failed, retried later',
+      ),
+    ],
+  }),
+  tenant('erasure.repository', ErasureRepository, {
+    personByEmail: [one(['Ada@Example.com'])],
+    personByVisitor: [one([ID])],
+    deleteActivity: [one([[ID]])],
+    deletePersonalities: [one([[ID]])],
+    deleteEvents: [one([[ID]])],
+    deleteVisitors: [one([[ID], [ID]])],
+    deleteIdentities: [one([[ID]])],
+  }),
+  operator('server-secrets.repository', ServerSecretsRepository, {
+    find: [one(['cursor'])],
+    insertIfAbsent: [one(['cursor', 'secret', AT])],
+  }),
+  tenant('idempotency.repository', IdempotencyRepository, {
+    claim: [one(['key-1', 'hash', ID, AT, AT])],
+    find: [one(['key-1'])],
+    takeOver: [one(['key-1', ID, AT, AT])],
+    markApplied: [one(['key-1', ID])],
+    complete: [one(['key-1', ID, { status: 201, headers: { location: '/api/v1/leads/x' }, body: '{}' }])],
+    release: [one(['key-1', ID])],
+    prune: [one([AT, 5000])],
+  }),
   tenant('leads.repository', LeadsRepository, {
     ...exists,
     findById: [one([ID])],
     list: [
       one([{}, FIRST_PAGE], 'no filter, first page'),
       one([{}, DEEP_PAGE], 'no filter, deep page (ids through the index, then rows)'),
+      one([{}, AFTER_PAGE], 'no filter, page after a cursor (keyset)'),
+      one([{ source: 'website' }, AFTER_PAGE], 'source, page after a cursor (keyset)'),
       one([{ source: 'website' }, FIRST_PAGE], 'source'),
       one([{ code: 'LD-1' }, FIRST_PAGE], 'code (counted row by row)'),
       one([{ createdAfter: '2026-01-01T00:00:00.000Z', createdBefore: '2026-02-01T00:00:00.000Z' }, FIRST_PAGE], 'date-only range'),
@@ -177,7 +245,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     insert: [one([lead])],
     insertMany: [one([[lead, { ...lead, created_at: '2026-01-02T00:00:00.000Z' }]])],
     identifyVisitor: [one([ID, ID, AT])],
-    linkCompany: [one([ID, ID])],
+    deleteWhere: [one([{ id: ID }], 'one lead (DELETE /leads/{id})'), one([{ visitorIds: [ID], identityIds: [ID] }], "a person's leads (erasure)")],
+    linkCompany: [one([ID, ID], 'company only (seed)'), one([ID, ID, { source: 'email', domain: 'acme.com', confidence: 1 }], 'with its company_match')],
+    scoredForVisitor: [one([ID, null], 'an unidentified visitor'), one([ID, ID], 'an identified visitor')],
+    writeScore: [one([ID, { score: 10 }, { score: 10 }, AT, AT])],
     update: [
       one([ID, { properties: { mode: 'replace', value: {} } }, AT], 'application/json: properties replaced'),
       one([ID, { properties: { mode: 'merge', patch: {} }, summary: { mode: 'replace', value: null }, company_id: ID }, AT], 'merge patch, summary cleared, company set'),
@@ -189,13 +260,22 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([new PendingCounts().add([lead, { source: 'campaign', created_at: '2026-01-03T00:00:00.000Z' }])], 'a batch'),
     ],
     range: [one(['2026-01-01', '2026-01-30'], 'thirty days, every bucket')],
+    subtract: [one([new PendingCounts().add([lead])], 'one lead deleted')],
     sum: [one(['*', {}], 'every day'), one(['=website', { after: { day: '2026-01-01', inclusive: true }, before: { day: '2026-02-01', inclusive: false } }], 'a range of days')],
+  }),
+  tenant('page-counts.repository', PageCountsRepository, {
+    add: [
+      one([new PendingPageViews().add('2026-01-01', 'shop.example.com', '/pricing')], 'one page view (the usual request)'),
+      one([new PendingPageViews().add('2026-01-01', 'shop.example.com', '/').add('2026-01-01', 'shop.example.com', '/pricing')], 'a batch'),
+    ],
+    top: [one(['2026-01-01', '2026-01-30', 10], 'thirty days')],
   }),
   tenant('identities.repository', IdentitiesRepository, {
     ...exists,
     findById: [one([ID])],
     list: [
       one([{}, FIRST_PAGE], 'no filter'),
+      one([{}, AFTER_PAGE], 'page after a cursor (keyset)'),
       one([{ email: 'Ada@Example.com', visitorId: ID, isFavorite: true, createdAfter: AT, createdBefore: AT }, FIRST_PAGE], 'every filter'),
     ],
     insert: [
@@ -244,10 +324,16 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([ID, {}], 'empty body (reads the identity)'),
     ],
     countByDay: [one(['2026-01-01'])],
+    companyOf: [one([ID])],
+    setCompany: [one([ID, ID])],
+    listByCompany: [one([ID, FIRST_PAGE])],
+    pageAfter: [one([ID, 500])],
+    findWithCompany: [one([ID])],
+    firstByVisitor: [one([ID])],
   }),
   tenant('activity.repository', ActivityRepository, {
     ...exists,
-    listForIdentity: [one([ID, FIRST_PAGE])],
+    listForIdentity: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
     record: [one([[{ id: ID, identity_id: ID, type: 'page_view', who: 'Ada', what: 'Viewed Pricing', source: 'web', created_at: AT }]])],
     insertMany: [
       one([[{ id: ID, identity_id: ID, type: 'page_view', who: 'Ada', what: 'Viewed /pricing', source: 'web', created_at: AT }]]),
@@ -275,15 +361,48 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('companies.repository', CompaniesRepository, {
     ...exists,
     findById: [one([ID])],
-    list: [one([{}, FIRST_PAGE], 'no filter'), one([{ name: 'acme', domain: 'acme.com' }, FIRST_PAGE], 'name and domain')],
+    list: [
+      one([{}, FIRST_PAGE], 'no filter'),
+      one([{ name: 'acme', domain: 'acme.com' }, FIRST_PAGE], 'name and domain'),
+      one([{}, AFTER_PAGE], 'page after a cursor (keyset)'),
+    ],
+    findByDomain: [one(['acme.com'])],
+    findByName: [one(['Acme Inc'])],
     insertMany: [
       one([[{ id: ID, name: 'Acme', domain: 'acme.com', description: null, employees: '51-200', main_industry: null, created_at: AT }]]),
     ],
   }),
   tenant('lists.repository', ListsRepository, {
     ...exists,
-    list: [one([FIRST_PAGE])],
+    list: [one([FIRST_PAGE]), one([AFTER_PAGE], 'page after a cursor (keyset)')],
     insertMany: [one([[{ id: ID, name: 'Hot', description: null, color: '#ff0000', created_at: AT }]])],
+    findById: [one([ID])],
+    ruleLists: [one([])],
+    insert: [one([{ id: ID, name: 'Hot', description: null, color: '#ff0000', created_at: AT }, { any: [] as string[] }])],
+    update: [one([ID, { name: 'Warm', rule: null }], 'name and rule'), one([ID, {}], 'nothing (exists)')],
+    delete: [one([ID])],
+  }),
+  tenant('list-members.repository', ListMembersRepository, {
+    add: [one([ID, [{ identity_id: ID, identity_created_at: AT }], AT])],
+    remove: [one([ID, ID])],
+    removeIdentities: [one([[ID, ID]])],
+    join: [one([ID, AT, [ID, ID], AT])],
+    leave: [one([ID, [ID, ID]])],
+    removeAll: [one([ID])],
+    listsOf: [one([ID])],
+    page: [one([ID, FIRST_PAGE, (row: Record<string, unknown>) => row as never])],
+  }),
+  tenant('intelligence-due.repository', IntelligenceDueRepository, {
+    markDue: [one([[ID], AT])],
+    markAllIdentified: [one([AT])],
+    forget: [one([[ID, ID]])],
+    claim: [one([AT, AT, 'claim-token', 200])],
+    finish: [one([ID, 'claim-token', null], 'done: forgotten'), one([ID, 'claim-token', AT], 'due again later')],
+    countDue: [one([AT])],
+  }),
+  tenant('workspace-settings.repository', WorkspaceSettingsRepository, {
+    intelligence: [one([])],
+    setIntelligence: [one([{ ideal_customer: { industries: ['Software'] as string[] } }, AT])],
   }),
   tenant('events.repository', EventsRepository, {
     claimIds: [one([[{ id: ID, occurred_at: AT }]])],
@@ -298,6 +417,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     count: [one([])],
     insert: [one([[visitor]])],
     update: [one([visitor])],
+    forIdentity: [one([ID])],
+    idsAfter: [one([ID, 500])],
+    identifiedIds: [one([ID, 500])],
+    setAggregates: [one([ID, '{}', null])],
   }),
   tenant('sessions.repository', SessionsRepository, {
     find: [one([ID])],
@@ -308,7 +431,11 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   }),
   tenant('members.repository', MembersRepository, {
     findMember: [one([ID])],
-    list: [one([{}, FIRST_PAGE], 'no filter'), one([{ role: 'admin' }, FIRST_PAGE], 'role')],
+    list: [
+      one([{}, FIRST_PAGE], 'no filter'),
+      one([{ role: 'admin' }, FIRST_PAGE], 'role'),
+      one([{}, AFTER_PAGE], 'page after a cursor (keyset)'),
+    ],
     upsert: [one([[{ user_id: ID, role: 'admin', joined_at: AT }]])],
     lockAdmins: [one([])],
     setRole: [one([ID, 'member'])],
@@ -362,6 +489,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     findActiveByKey: [one(['ll_site_0123456789abcdefghijklmn'])],
     findById: [one([ID])],
     listActive: [one([WORKSPACE])],
+    listAll: [one([WORKSPACE])],
     revoke: [one([WORKSPACE, ID, AT])],
     recordUse: [one([WORKSPACE, ID, AT])],
   }),
@@ -434,6 +562,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
  * `workspace_id = …` fails the snapshot check.
  */
 export const UNSCOPED_ALLOWED: Record<string, string> = {
+  'WebhookQueueRepository.claimDue': "the delivery worker drains every workspace's webhook outbox (it then reads each claimed row by its workspace and id)",
   'ApiKeysRepository.findActiveByHash': 'a request learns its workspace from its key',
   'ApiKeysRepository.findById': 'the CLI rotates and revokes a key by its id',
   'UserSessionsRepository.findByTokenHash': 'a dashboard request learns its workspace from its session',

@@ -39,7 +39,7 @@ export async function withContext<T>(
   const database = openDatabase(config.database, options);
   try {
     const applied = await database.migrate();
-    return await work({ config, database, services: createServices(new Store(database), { tracking: config.tracking }), applied });
+    return await work({ config, database, services: createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks }), applied });
   } finally {
     await database.close();
   }

@@ -6,15 +6,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { ServiceError } from '../services/errors.js';
-import { registerDoctor } from './commands/doctor.command.js';
-import { registerImport } from './commands/import.command.js';
-import { registerKey } from './commands/key.command.js';
-import { registerMigrate } from './commands/migrate.command.js';
-import { registerSeed } from './commands/seed.command.js';
-import { registerServe } from './commands/serve.command.js';
-import { registerSiteKey } from './commands/site-key.command.js';
-import { registerUser } from './commands/user.command.js';
-import { registerWorkspace } from './commands/workspace.command.js';
 import type { CliIo } from './context.js';
 import { AnsweredFailure } from './exit-status.js';
 
@@ -30,7 +21,35 @@ function oneLine(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0] ?? error.name : String(error);
 }
 
-export function createProgram(io: CliIo): Command {
+type Register = (program: Command, io: CliIo) => void;
+
+/**
+ * The commands, in the order `--help` lists them. Each is loaded only when it
+ * runs (or for help): a command's start then pays for its own modules alone,
+ * not for the HTTP server's or the importer's.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  serve: async () => (await import('./commands/serve.command.js')).registerServe,
+  migrate: async () => (await import('./commands/migrate.command.js')).registerMigrate,
+  workspace: async () => (await import('./commands/workspace.command.js')).registerWorkspace,
+  key: async () => (await import('./commands/key.command.js')).registerKey,
+  'site-key': async () => (await import('./commands/site-key.command.js')).registerSiteKey,
+  import: async () => (await import('./commands/import.command.js')).registerImport,
+  seed: async () => (await import('./commands/seed.command.js')).registerSeed,
+  user: async () => (await import('./commands/user.command.js')).registerUser,
+  doctor: async () => (await import('./commands/doctor.command.js')).registerDoctor,
+  erase: async () => (await import('./commands/erase.command.js')).registerErase,
+  recompute: async () => (await import('./commands/recompute.command.js')).registerRecompute,
+  webhook: async () => (await import('./commands/webhook.command.js')).registerWebhook,
+};
+
+/** The command a command line names, when it names one before any option. */
+function namedCommand(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? first : undefined;
+}
+
+export async function createProgram(io: CliIo, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('leadlight')
     .description('Leadlight: the Workspace Visitor and Lead API, and its operator tools')
     .exitOverride()
@@ -41,22 +60,17 @@ export function createProgram(io: CliIo): Command {
       outputError: () => undefined,
     });
   // Subcommands inherit the output and exit settings configured above.
-  registerServe(program, io);
-  registerMigrate(program, io);
-  registerWorkspace(program, io);
-  registerKey(program, io);
-  registerSiteKey(program, io);
-  registerImport(program, io);
-  registerSeed(program, io);
-  registerUser(program, io);
-  registerDoctor(program, io);
+  const named = namedCommand(argv);
+  const names = named === undefined ? Object.keys(COMMANDS) : [named];
+  const registers = await Promise.all(names.map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, io);
   return program;
 }
 
 /** Runs one command line; resolves to the exit code. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const program = createProgram(io);
   try {
+    const program = await createProgram(io, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {

@@ -11,6 +11,7 @@ import type { Copier } from './postgres-copy.js';
 import { openPostgres } from './postgres.js';
 import type { Schema } from './schema.js';
 import { openSqlite } from './sqlite.js';
+import type { WriteFailure } from './write-health.js';
 
 /** Connections of the store, for /metrics. */
 export interface PoolStats {
@@ -26,15 +27,22 @@ export interface PoolStats {
 
 export const MIGRATION_TABLE = 'leadlight_migrations';
 
+/** /readyz answers within this even when the database path is silent */
+export const PING_TIMEOUT_MS = 2000;
+
 export interface Database {
   readonly kind: StoreKind;
   readonly db: Kysely<Schema>;
   readonly codec: Codec;
   /** applies pending migrations; returns the names applied by this call */
   migrate(): Promise<string[]>;
-  /** resolves when the store answers a trivial query */
-  ping(): Promise<void>;
+  /** resolves when the store answers a trivial query; rejects when it does not within `timeoutMs` when given */
+  ping(timeoutMs?: number): Promise<void>;
   poolStats(): PoolStats;
+  /** SQLite: why writes fail right now (a full disk, I/O errors); undefined while they succeed */
+  writeFailure(): WriteFailure | undefined;
+  /** SQLite, while writes fail: tries a tiny write; true once writes succeed again */
+  probeWrites(): Promise<boolean>;
   /**
    * Runs `work` in one transaction for a bulk load; on PostgreSQL with COPY
    * into tables available on the same connection (postgres-copy.ts).
@@ -70,7 +78,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
           codec: sqliteCodec,
         }
       : {
-          ...openPostgres({ url: config.url, poolSize: config.poolSize, onPoolError: options.onPoolError }),
+          ...openPostgres({
+            url: config.url,
+            poolSize: config.poolSize,
+            timeouts: config.timeouts,
+            onPoolError: options.onPoolError,
+          }),
           codec: postgresCodec,
         };
   const { db, codec } = opened;
@@ -82,12 +95,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
           db.transaction().execute((trx) => work(trx, undefined));
 
   const provider: MigrationProvider = { getMigrations: async () => migrations(codec.kind) };
-  const migrator = new Migrator({
-    db,
-    provider,
-    migrationTableName: MIGRATION_TABLE,
-    migrationLockTableName: 'leadlight_migrations_lock',
-  });
+  const migrator = (on: Kysely<Schema>) =>
+    new Migrator({
+      db: on,
+      provider,
+      migrationTableName: MIGRATION_TABLE,
+      migrationLockTableName: 'leadlight_migrations_lock',
+    });
 
   let closed = false;
   return {
@@ -95,7 +109,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db,
     codec,
     async migrate() {
-      const { error, results } = await migrator.migrateToLatest();
+      // PostgreSQL: migrations run on a connection of their own without the
+      // service's time bounds (building an index on a large table takes long)
+      const own = config.kind === 'postgres' ? openPostgres({ url: config.url, poolSize: 1 }).db : undefined;
+      const { error, results } = await migrator(own ?? db)
+        .migrateToLatest()
+        .finally(() => own?.destroy());
       if (error) {
         const failed = results?.find((result) => result.status === 'Error')?.migrationName;
         const reason = error instanceof Error ? error.message : String(error);
@@ -105,8 +124,22 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     },
     bulk,
     poolStats,
-    async ping() {
-      await sql`select 1`.execute(db);
+    writeFailure: () => ('health' in opened ? opened.health.failure : undefined),
+    probeWrites: async () => ('probeWrites' in opened ? opened.probeWrites() : true),
+    async ping(timeoutMs?: number) {
+      if (timeoutMs === undefined) {
+        await sql`select 1`.execute(db);
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`the database did not answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([sql`select 1`.execute(db), late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {
       if (closed) return;

@@ -59,8 +59,14 @@ export class GroupCommit {
             await trx.executeQuery(RELEASE);
             outcomes.push({ ok: true, value });
           } catch (error) {
-            await trx.executeQuery(ROLLBACK_TO);
-            await trx.executeQuery(RELEASE);
+            try {
+              await trx.executeQuery(ROLLBACK_TO);
+              await trx.executeQuery(RELEASE);
+            } catch {
+              // the transaction itself is gone (SQLite rolls it back on a full
+              // disk): every job of the group fails, with the original error
+              throw error;
+            }
             outcomes.push({ ok: false, error });
           }
         }

@@ -4,10 +4,16 @@
  * timestamps as YYYY-MM-DDTHH:mm:ss.sssZ text and JSON as text, decoded once by
  * the codec.
  */
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import type { PostgresTimeouts } from '../config.js';
 import { bulkSession, type Copier } from './postgres-copy.js';
+import { unboundedClients } from './postgres-pool-marks.js';
 import type { Schema } from './schema.js';
+
+/** node-postgres, loaded once a PostgreSQL store is opened: commands on SQLite never load it. */
+const driver = (): typeof pg => createRequire(import.meta.url)('pg') as typeof pg;
 
 const TIMESTAMPTZ_OID = 1184;
 const JSON_OID = 114;
@@ -29,7 +35,7 @@ const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === TIMESTAMPTZ_OID) return isoFromPostgres;
     if (oid === JSON_OID || oid === JSONB_OID) return identity;
-    return pg.types.getTypeParser(oid, format ?? 'text');
+    return driver().types.getTypeParser(oid, format ?? 'text');
   },
 };
 
@@ -47,33 +53,86 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/** A query unanswered within the client-side bound: its connection was destroyed, the request answers 503. */
+export class QueryTimeoutError extends Error {
+  override name = 'QueryTimeoutError';
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`Query read timeout: no answer from PostgreSQL within ${ms} ms; the connection was discarded`);
+  }
+}
+
+
+type Query = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+
+/**
+ * Bounds a query's wait for an answer. node-postgres's own query_timeout
+ * fails the query but keeps the connection, whose stream stays stuck behind
+ * the unanswered query (a silent network path: nothing is ever read), so the
+ * pool would hand it out again. Here the connection's socket is destroyed as
+ * well: the pool drops it on release and opens a fresh one for the next query.
+ */
+function bounded(client: pg.PoolClient, query: Query, config: pg.QueryConfig, ms: number): Promise<pg.QueryResult> {
+  const pending = query(config);
+  if (ms <= 0 || unboundedClients.has(client)) return pending;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new QueryTimeoutError(ms));
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }, ms);
+    pending.then(
+      (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans it each
  * time. Naming each distinct SQL text makes it a prepared statement of the
  * connection: parsed once, and planned once it has run a few times.
+ * Each query is also bounded in time (see `bounded`).
  */
-function useNamedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+function useNamedStatements(client: pg.PoolClient, queryTimeoutMs: number): void {
+  const query = client.query.bind(client) as Query;
   (client as unknown as { query: unknown }).query = (text: unknown, values?: unknown[]) => {
     if (typeof text !== 'string') return (query as (...args: unknown[]) => unknown)(text, values);
     const name = statementName(text);
-    return query(name === undefined ? { text, values } : { name, text, values });
+    return bounded(client, query, name === undefined ? { text, values } : { name, text, values }, queryTimeoutMs);
   };
 }
 
 export interface PostgresOptions {
   url: string;
   poolSize: number;
+  /** none: no bounds (migrations, whose statements may run long) */
+  timeouts?: PostgresTimeouts;
   onPoolError?: (error: Error) => void;
 }
 
 export function openPostgres(options: PostgresOptions) {
-  const pool = new pg.Pool({
+  const timeouts = options.timeouts;
+  const { Pool } = driver();
+  const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize,
     options: '-c TimeZone=UTC',
     application_name: 'leadlight',
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: timeouts?.connectMs ?? 5000,
+    // a peer that vanished without a reset is found by TCP keep-alive probes
+    keepAlive: true,
+    keepAliveInitialDelayMillis: timeouts?.keepAliveDelayMs ?? 10_000,
+    // set by the server on each session: a statement, or a transaction left open, cannot hold a connection for ever
+    ...(timeouts !== undefined && timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs } : {}),
+    ...(timeouts !== undefined && timeouts.idleInTransactionMs > 0
+      ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionMs }
+      : {}),
     types: typeParsers as unknown as pg.CustomTypesConfig,
   });
   // A client losing its connection emits 'error': on the pool while idle, on
@@ -86,7 +145,7 @@ export function openPostgres(options: PostgresOptions) {
   const prepare = (client: pg.PoolClient) => {
     if (prepared.has(client)) return;
     client.on('error', onError);
-    useNamedStatements(client);
+    useNamedStatements(client, timeouts?.queryMs ?? 0);
     prepared.add(client);
   };
   const guardedPool = {

@@ -58,6 +58,8 @@ export interface LeadsTable {
   session_id: string | null;
   summary: NullableJsonColumn;
   company_id: string | null;
+  /** what the scorer last wrote into summary (C6.2): keys a client changed since are kept */
+  summary_auto: NullableJsonColumn;
 }
 
 export interface IdentitiesTable {
@@ -76,6 +78,8 @@ export interface IdentitiesTable {
   country: string | null;
   is_favorite: BoolColumn;
   created_at: Timestamp;
+  /** the company its email (or its visitor's network) names (C6.1); never returned with the identity */
+  company_id: string | null;
 }
 
 export interface IdentityActivityTable {
@@ -122,6 +126,33 @@ export interface VisitorListsTable {
   description: string | null;
   color: string | null;
   created_at: Timestamp;
+  /** a rule segment's rule (C6.4); null for a static list */
+  rule: NullableJsonColumn;
+}
+
+/** The identities in a list: added by API (static lists) or by the rule's evaluation (C6.4). */
+export interface ListMembersTable {
+  workspace_id: WorkspaceColumn;
+  list_id: string;
+  identity_id: string;
+  identity_created_at: Timestamp;
+  added_at: Timestamp;
+}
+
+/** Visitors whose score, personality and segments are due at `due_at`, claimed by a worker with a lease. */
+export interface IntelligenceDueTable {
+  workspace_id: WorkspaceColumn;
+  visitor_id: string;
+  due_at: Timestamp;
+  claim: string | null;
+  claimed_until: Timestamp | null;
+}
+
+/** A workspace's settings of lead intelligence: ideal customer, page-kind patterns (JSON). */
+export interface WorkspaceSettingsTable {
+  workspace_id: WorkspaceColumn;
+  intelligence: JsonColumn;
+  updated_at: Timestamp;
 }
 
 /** People, shared across workspaces (a user with the same email is one user). */
@@ -149,6 +180,17 @@ export interface LeadCountsTable {
   bucket: string;
   day: string;
   count: ColumnType<number, number, number>;
+}
+
+/** Page views per UTC day and page (host and path): the overview's top pages without scanning events. */
+export interface PageCountsTable {
+  workspace_id: WorkspaceColumn;
+  day: string;
+  /** the page URL's host (with its port, if any), lower case */
+  host: string;
+  /** the page URL's path, as the URL parser gives it (no query, no fragment) */
+  path: string;
+  views: ColumnType<number, number, number>;
 }
 
 /** A person's dashboard password: an argon2id PHC string (C7.2). */
@@ -257,6 +299,10 @@ export interface VisitorsTable {
   page_views: ColumnType<number, number, number>;
   sessions: ColumnType<number, number, number>;
   created_at: Timestamp;
+  /** running aggregates (src/intelligence/aggregates.ts), JSON */
+  aggregates: NullableJsonColumn;
+  /** the network of the visitor's latest events (class, AS, organisation, company), JSON */
+  network: NullableJsonColumn;
 }
 
 /** A visitor's run of events with no gap over 30 minutes, at most 24 hours long (C5.4). */
@@ -277,11 +323,76 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+/** The first answer to a POST with an Idempotency-Key (C8.2), kept for its lifetime. */
+export interface IdempotencyKeysTable {
+  workspace_id: WorkspaceColumn;
+  key: string;
+  /** SHA-256 of the method, route and body */
+  request_hash: string;
+  /** running: claimed; applied: its write committed; completed: its answer is stored */
+  state: 'running' | 'applied' | 'completed';
+  /** the claim of the request running it; a claim whose lease ran out can be taken over */
+  lock_token: string;
+  locked_until: Timestamp;
+  response_status: number | null;
+  /** JSON object of the headers replayed (location, content-type) */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: Timestamp;
+}
+
+/** Secrets shared by every process of an installation (the cursor signing key), made by migration 0006. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: Timestamp;
+}
+
+/** A workspace's webhook endpoint (C8.5). */
+export interface WebhooksTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  url: string;
+  /** JSON array of event types */
+  events: JsonColumn;
+  description: string | null;
+  enabled: BoolColumn;
+  /** whsec_ + base64 of the signing key */
+  secret: string;
+  status: 'active' | 'failing';
+  consecutive_failures: ColumnType<number, number, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The webhook outbox: one event for one endpoint, with its attempts (C8.5). */
+export interface WebhookDeliveriesTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  webhook_id: string;
+  message_id: string;
+  event_type: string;
+  /** the body sent, as JSON text */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: ColumnType<number, number, number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_response_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  /** JSON array of attempts: {attempt, at, response_code, duration_ms, error} */
+  log: string;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+}
+
 export interface Schema {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
   leads: LeadsTable;
   lead_counts: LeadCountsTable;
+  page_counts: PageCountsTable;
   identities: IdentitiesTable;
   identity_activity: IdentityActivityTable;
   personalities: PersonalitiesTable;
@@ -299,12 +410,20 @@ export interface Schema {
   event_ids: EventIdsTable;
   visitors: VisitorsTable;
   sessions: SessionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  server_secrets: ServerSecretsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  list_members: ListMembersTable;
+  intelligence_due: IntelligenceDueTable;
+  workspace_settings: WorkspaceSettingsTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
 export const TENANT_TABLES = [
   'leads',
   'lead_counts',
+  'page_counts',
   'identities',
   'identity_activity',
   'personalities',
@@ -315,6 +434,12 @@ export const TENANT_TABLES = [
   'event_ids',
   'visitors',
   'sessions',
+  'idempotency_keys',
+  'webhooks',
+  'webhook_deliveries',
+  'list_members',
+  'intelligence_due',
+  'workspace_settings',
 ] as const;
 export type TenantTable = (typeof TENANT_TABLES)[number];
 

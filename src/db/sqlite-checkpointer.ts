@@ -12,6 +12,13 @@ import { Worker } from 'node:worker_threads';
 
 const INTERVAL_MS = 1000;
 
+/**
+ * The write-ahead log is truncated to this size whenever it starts over, so
+ * that space freed on a full disk is not kept by a large log and writes can
+ * resume once a little space is available (issue 9).
+ */
+export const JOURNAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -20,6 +27,7 @@ function open() {
     const db = new Database(workerData.filename, { fileMustExist: true });
     db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 0');
+    db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
     return db;
   } catch {
     return undefined;
@@ -47,7 +55,7 @@ export interface Checkpointer {
 
 export function startCheckpointer(filename: string): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, filename, intervalMs: INTERVAL_MS } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, filename, intervalMs: INTERVAL_MS, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES } });
   worker.unref();
   // a checkpoint that cannot run is never worth crashing the server: the next commit's log just grows
   worker.on('error', () => undefined);

@@ -23,9 +23,12 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { Schema } from './schema.js';
-import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { sqliteBulk } from './sqlite-bulk.js';
+import { JOURNAL_SIZE_LIMIT_BYTES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { WriteHealth } from './write-health.js';
 
 const STATEMENT_CACHE_SIZE = 512;
+
 
 export interface SqliteOptions {
   filename: string;
@@ -37,55 +40,122 @@ export interface SqliteOptions {
   cacheMiB?: number;
 }
 
-class CachingDatabase implements SqliteDatabase {
-  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+/**
+ * A statement that tells the write health of a storage failure (and of a
+ * successful commit). Failures are rethrown unchanged, so the original
+ * SQLITE_FULL or SQLITE_IOERR reaches the error handler and the log.
+ */
+function observed(statement: BetterSqlite3.Statement, sql: string, health: WriteHealth): SqliteStatement {
+  const commit = /^\s*(commit|end)\b/i.test(sql);
+  const begin = /^\s*begin\b/i.test(sql);
+  const writeBegin = begin && /\b(immediate|exclusive)\b/i.test(sql);
+  const guard = <T>(work: () => T): T => {
+    try {
+      const result = work();
+      if (begin) health.began(writeBegin);
+      else if (commit) health.committed();
+      return result;
+    } catch (error) {
+      health.observe(error);
+      throw error;
+    }
+  };
+  return {
+    reader: statement.reader,
+    all: (parameters: ReadonlyArray<unknown>) => guard(() => statement.all(parameters)),
+    run: (parameters: ReadonlyArray<unknown>) => guard(() => statement.run(parameters)),
+    iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(parameters),
+  } as unknown as SqliteStatement;
+}
 
-  constructor(readonly raw: BetterSqlite3.Database) {}
+class CachingDatabase implements SqliteDatabase {
+  readonly #statements = new Map<string, SqliteStatement>();
+
+  constructor(
+    readonly raw: BetterSqlite3.Database,
+    readonly health: WriteHealth,
+  ) {}
 
   prepare(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
-      statement = this.raw.prepare(sql);
+      statement = observed(this.raw.prepare(sql), sql, this.health);
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
         const oldest = this.#statements.keys().next().value as string;
         this.#statements.delete(oldest);
       }
       this.#statements.set(sql, statement);
     }
-    return statement as unknown as SqliteStatement;
+    return statement;
   }
 
   close(): void {
     this.#statements.clear();
     if (this.raw.open) {
-      this.raw.pragma('optimize');
+      try {
+        this.raw.pragma('optimize');
+      } catch {
+        // a full disk: closing matters more than statistics
+      }
       this.raw.close();
     }
   }
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(private readonly database: CachingDatabase) {
+    super({ database });
+  }
+
   override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
     const mode = settings?.accessMode === 'read only' ? 'begin deferred' : 'begin immediate';
     await connection.executeQuery(CompiledQuery.raw(mode));
   }
+
+  /**
+   * On a full disk or an I/O error SQLite may roll the transaction back by
+   * itself; a second rollback would fail with "cannot rollback - no
+   * transaction is active" and that error would replace the real one.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.database.raw.inTransaction) return;
+    await super.rollbackTransaction(connection);
+  }
 }
 
 class LeadlightSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: SqliteDatabase) {
+  constructor(private readonly database: CachingDatabase) {
     super({ database });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.database });
+    return new ImmediateSqliteDriver(this.database);
   }
+}
+
+/** what a write may need: room on the volume, and pages below SQLite's max_page_count */
+const ROOM_BYTES = 1024 * 1024;
+
+function roomToGrow(raw: BetterSqlite3.Database, filename: string): boolean {
+  const pageSize = raw.pragma('page_size', { simple: true }) as number;
+  const pages = raw.pragma('page_count', { simple: true }) as number;
+  const maxPages = raw.pragma('max_page_count', { simple: true }) as number;
+  if ((maxPages - pages) * pageSize < ROOM_BYTES) return false;
+  if (filename === ':memory:') return true;
+  const volume = fs.statfsSync(path.dirname(filename));
+  return volume.bavail * volume.bsize >= ROOM_BYTES;
 }
 
 export interface OpenedSqlite {
   db: Kysely<Schema>;
   raw: BetterSqlite3.Database;
+  bulk: ReturnType<typeof sqliteBulk>;
   /** stops background work that holds its own connection; awaited before the database closes */
   stopBackground(): Promise<void>;
+  /** whether writes fail (full disk, I/O errors) */
+  health: WriteHealth;
+  /** tries a tiny write (after truncating the log) while writes fail; true once one succeeds */
+  probeWrites(): boolean;
 }
 
 export function openSqlite(options: SqliteOptions): OpenedSqlite {
@@ -99,11 +169,31 @@ export function openSqlite(options: SqliteOptions): OpenedSqlite {
   raw.pragma('busy_timeout = 5000');
   raw.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   raw.pragma('temp_store = MEMORY');
+  raw.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   let checkpointer: Checkpointer | undefined;
   if (options.backgroundCheckpoints === true && options.filename !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
     checkpointer = startCheckpointer(options.filename);
   }
-  const db = new Kysely<Schema>({ dialect: new LeadlightSqliteDialect(new CachingDatabase(raw)) });
-  return { db, raw, stopBackground: async () => checkpointer?.stop() };
+  const health = new WriteHealth();
+  const db = new Kysely<Schema>({ dialect: new LeadlightSqliteDialect(new CachingDatabase(raw, health)) });
+  const probeWrites = (): boolean => {
+    if (health.failure === undefined) return true;
+    // never inside a transaction of the service's (they span awaits on this connection)
+    if (!raw.open || raw.inTransaction) return false;
+    try {
+      raw.pragma('wal_checkpoint(TRUNCATE)');
+      const version = raw.pragma('user_version', { simple: true }) as number;
+      raw.exec(`begin immediate; pragma user_version = ${version}; commit`);
+      // a tiny write fits in pages already there: room to grow is what writes need
+      if (!roomToGrow(raw, options.filename)) return false;
+      health.succeeded();
+      return true;
+    } catch (error) {
+      if (raw.inTransaction) raw.exec('rollback');
+      health.observe(error);
+      return false;
+    }
+  };
+  return { db, raw, bulk: sqliteBulk(db, raw), health, probeWrites, stopBackground: async () => checkpointer?.stop() };
 }

@@ -13,7 +13,10 @@ export type HttpErrorCode =
   | 'unsupported_media_type'
   | 'rate_limit_exceeded'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'request_timeout'
+  | 'request_header_fields_too_large'
+  | 'insufficient_storage';
 
 export const STATUS_OF: Record<HttpErrorCode, number> = {
   invalid_request: 400,
@@ -22,11 +25,17 @@ export const STATUS_OF: Record<HttpErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // not in C3.5's list (issue 9): answers of the HTTP server itself and of a full disk, README "Operations"
+  request_timeout: 408,
+  request_header_fields_too_large: 431,
+  insufficient_storage: 507,
 };
 
 export interface ErrorBody {
@@ -70,6 +79,12 @@ export const internalError = () => new HttpError('internal_error', 'Internal ser
 export const serviceUnavailable = () =>
   new HttpError('service_unavailable', 'The database is unreachable; try again shortly', undefined, {
     'retry-after': '5',
+  });
+
+/** 507 (issue 9): the store cannot write (a full disk, I/O errors); reads go on. */
+export const insufficientStorage = () =>
+  new HttpError('insufficient_storage', 'The database cannot write right now (its disk is full or failing); try again later', undefined, {
+    'retry-after': '30',
   });
 
 /** 415 for a body of another media type: PATCH also takes JSON Merge Patch. */

@@ -71,6 +71,15 @@ const seconds = (from: string, to: string) => Math.max(0, (Date.parse(to) - Date
 /** The aggregates with `event` counted (a new object; `aggregates` is not changed). */
 export function addEvent(aggregates: VisitorAggregates, event: IntelligenceEvent, pages: PageClassifier, now: string): VisitorAggregates {
   const next: VisitorAggregates = structuredClone(aggregates);
+  countEvent(next, event, pages, now);
+  return trimDays(next, now);
+}
+
+/**
+ * Counts `event` into `next` itself (no copy, no trimming: the ingest path
+ * counts a batch's events into one copy and trims once, trimDays).
+ */
+export function countEvent(next: VisitorAggregates, event: IntelligenceEvent, pages: PageClassifier, now: string): void {
   const kind = kindOf(event, pages);
   const day = event.ts.slice(0, 10);
   next.totals[kind] = (next.totals[kind] ?? 0) + 1;
@@ -102,7 +111,6 @@ export function addEvent(aggregates: VisitorAggregates, event: IntelligenceEvent
   if (event.ts > next.current.last) next.current.last = event.ts;
   if (event.ts < next.current.start) next.current.start = event.ts;
   if (event.type === 'page') next.current.pages += 1;
-  return trimDays(next, now);
 }
 
 /** The aggregates without the days that left the window. */

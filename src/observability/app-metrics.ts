@@ -31,6 +31,7 @@ export class AppMetrics {
   readonly registry = new Registry();
   readonly #requests: Histogram<'route' | 'method' | 'status_code'>;
   readonly #refusals: Counter<'key_type'>;
+  readonly #keyLookups: Counter;
   readonly #scrapeCluster: (() => Promise<string>) | undefined;
 
   constructor(poolStats: () => PoolStats) {
@@ -46,6 +47,11 @@ export class AppMetrics {
       name: 'leadlight_rate_limit_refusals_total',
       help: 'Requests refused with 429, by the limit that refused them (key type, or address without a valid key)',
       labelNames: ['key_type'],
+      registers,
+    });
+    this.#keyLookups = new Counter({
+      name: 'leadlight_api_key_lookups_total',
+      help: 'API keys looked up in the database (a key refused by its rate limit is not looked up again in its window)',
       registers,
     });
     for (const keyType of ['production', 'development', 'address', 'site', 'ingest_address'] satisfies RefusedBy[]) {
@@ -88,6 +94,10 @@ export class AppMetrics {
 
   rateLimited(by: RefusedBy): void {
     this.#refusals.inc({ key_type: by });
+  }
+
+  keyLookedUp(): void {
+    this.#keyLookups.inc();
   }
 
   /** the text a scrape is answered with: this application's and its process's, or the whole cluster's */

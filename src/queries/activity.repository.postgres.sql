@@ -66,6 +66,36 @@ limit
 offset
   $4;
 
+-- ActivityRepository.listForIdentity: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "identity_activity"
+where
+  "identity_activity"."workspace_id" = $1
+  and "identity_id" = $2;
+
+select
+  "id",
+  "type",
+  "who",
+  "what",
+  "source",
+  "created_at"
+from
+  "identity_activity"
+where
+  "identity_activity"."workspace_id" = $1
+  and "identity_id" = $2
+  and ("created_at", "id") < ($3, $4)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $5
+offset
+  $6;
+
 -- ActivityRepository.record
 insert into
   "identity_activity" (

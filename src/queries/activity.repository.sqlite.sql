@@ -58,6 +58,36 @@ limit
 offset
   ?;
 
+-- ActivityRepository.listForIdentity: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "identity_activity"
+where
+  "identity_activity"."workspace_id" = ?
+  and "identity_id" = ?;
+
+select
+  "id",
+  "type",
+  "who",
+  "what",
+  "source",
+  "created_at"
+from
+  "identity_activity"
+where
+  "identity_activity"."workspace_id" = ?
+  and "identity_id" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
 -- ActivityRepository.record
 insert into
   "identity_activity" (

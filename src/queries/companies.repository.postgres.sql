@@ -112,6 +112,75 @@ limit
 offset
   $5;
 
+-- CompaniesRepository.list: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and ("created_at", "id") < ($2, $3)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $4
+offset
+  $5;
+
+-- CompaniesRepository.findByDomain
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and "domain_normalized" = $2
+order by
+  "created_at",
+  "id"
+limit
+  $3;
+
+-- CompaniesRepository.findByName
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and "name_normalized" = $2
+order by
+  "created_at",
+  "id"
+limit
+  $3;
+
 -- CompaniesRepository.insertMany
 insert into
   "companies" (

@@ -104,6 +104,75 @@ limit
 offset
   ?;
 
+-- CompaniesRepository.list: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- CompaniesRepository.findByDomain
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "domain_normalized" = ?
+order by
+  "created_at",
+  "id"
+limit
+  ?;
+
+-- CompaniesRepository.findByName
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "name_normalized" = ?
+order by
+  "created_at",
+  "id"
+limit
+  ?;
+
 -- CompaniesRepository.insertMany
 insert into
   "companies" (

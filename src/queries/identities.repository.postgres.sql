@@ -92,6 +92,41 @@ limit
 offset
   $3;
 
+-- IdentitiesRepository.list: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1;
+
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and ("created_at", "id") < ($2, $3)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $4
+offset
+  $5;
+
 -- IdentitiesRepository.list: every filter
 select
   count(*) as "total"
@@ -341,3 +376,130 @@ group by
   to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD')
 order by
   to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD');
+
+-- IdentitiesRepository.companyOf
+select
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "id" = $2;
+
+-- IdentitiesRepository.setCompany
+update "identities"
+set
+  "company_id" = $1
+where
+  "identities"."workspace_id" = $2
+  and "id" = $3;
+
+-- IdentitiesRepository.listByCompany
+select
+  count(*) as "total"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "company_id" = $2;
+
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "company_id" = $2
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $3
+offset
+  $4;
+
+-- IdentitiesRepository.pageAfter
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "id" > $2
+order by
+  "id"
+limit
+  $3;
+
+-- IdentitiesRepository.findWithCompany
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "id" = $2;
+
+-- IdentitiesRepository.firstByVisitor
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "visitor_id" = $2
+order by
+  "created_at",
+  "id"
+limit
+  $3;

@@ -84,6 +84,41 @@ limit
 offset
   ?;
 
+-- IdentitiesRepository.list: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?;
+
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
 -- IdentitiesRepository.list: every filter
 select
   count(*) as "total"
@@ -303,3 +338,130 @@ group by
   substr("created_at", 1, 10)
 order by
   substr("created_at", 1, 10);
+
+-- IdentitiesRepository.companyOf
+select
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "id" = ?;
+
+-- IdentitiesRepository.setCompany
+update "identities"
+set
+  "company_id" = ?
+where
+  "identities"."workspace_id" = ?
+  and "id" = ?;
+
+-- IdentitiesRepository.listByCompany
+select
+  count(*) as "total"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "company_id" = ?;
+
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "company_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- IdentitiesRepository.pageAfter
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "id" > ?
+order by
+  "id"
+limit
+  ?;
+
+-- IdentitiesRepository.findWithCompany
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "id" = ?;
+
+-- IdentitiesRepository.firstByVisitor
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "visitor_id" = ?
+order by
+  "created_at",
+  "id"
+limit
+  ?;

@@ -38,6 +38,23 @@ order by
   "day",
   "bucket";
 
+-- LeadCountsRepository.subtract: one lead deleted
+update "lead_counts"
+set
+  "count" = "count" - $1
+where
+  "lead_counts"."workspace_id" = $2
+  and "bucket" = $3
+  and "day" = $4;
+
+update "lead_counts"
+set
+  "count" = "count" - $1
+where
+  "lead_counts"."workspace_id" = $2
+  and "bucket" = $3
+  and "day" = $4;
+
 -- LeadCountsRepository.sum: every day
 select
   coalesce(sum("count"), 0) as "total"

@@ -38,6 +38,23 @@ order by
   "day",
   "bucket";
 
+-- LeadCountsRepository.subtract: one lead deleted
+update "lead_counts"
+set
+  "count" = "count" - ?
+where
+  "lead_counts"."workspace_id" = ?
+  and "bucket" = ?
+  and "day" = ?;
+
+update "lead_counts"
+set
+  "count" = "count" - ?
+where
+  "lead_counts"."workspace_id" = ?
+  and "bucket" = ?
+  and "day" = ?;
+
 -- LeadCountsRepository.sum: every day
 select
   coalesce(sum("count"), 0) as "total"

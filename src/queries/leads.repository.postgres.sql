@@ -136,6 +136,79 @@ where
   "leads"."workspace_id" = $1
   and "id" in ($2);
 
+-- LeadsRepository.list: no filter, page after a cursor (keyset)
+select
+  coalesce(sum("count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and ("created_at", "id") < ($2, $3)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $4
+offset
+  $5;
+
+-- LeadsRepository.list: source, page after a cursor (keyset)
+select
+  coalesce(sum("count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "source" = $2
+  and ("created_at", "id") < ($3, $4)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $5
+offset
+  $6;
+
 -- LeadsRepository.list: source
 select
   coalesce(sum("count"), 0) as "total"
@@ -478,14 +551,128 @@ where
 returning
   "id";
 
--- LeadsRepository.linkCompany
+-- LeadsRepository.deleteWhere: one lead (DELETE /leads/{id})
+delete from "leads"
+where
+  "leads"."workspace_id" = $1
+  and "id" = $2
+returning
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id";
+
+update "lead_counts"
+set
+  "count" = "count" - $1
+where
+  "lead_counts"."workspace_id" = $2
+  and "bucket" = $3
+  and "day" = $4;
+
+-- LeadsRepository.deleteWhere: a person's leads (erasure)
+delete from "leads"
+where
+  "leads"."workspace_id" = $1
+  and (
+    "visitor_id" in ($2)
+    or "identity_id" in ($3)
+  )
+returning
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id";
+
+update "lead_counts"
+set
+  "count" = "count" - $1
+where
+  "lead_counts"."workspace_id" = $2
+  and "bucket" = $3
+  and "day" = $4;
+
+-- LeadsRepository.linkCompany: company only (seed)
 update "leads"
 set
   "company_id" = $1
 where
   "leads"."workspace_id" = $2
   and "identity_id" = $3
-  and "company_id" is null;
+  and "company_id" is null
+returning
+  "id";
+
+-- LeadsRepository.linkCompany: with its company_match
+update "leads"
+set
+  "company_id" = $1,
+  "properties" = leadlight_merge_patch ("properties", $2::jsonb)
+where
+  "leads"."workspace_id" = $3
+  and "identity_id" = $4
+  and "company_id" is null
+returning
+  "id";
+
+-- LeadsRepository.scoredForVisitor: an unidentified visitor
+select
+  "id",
+  "summary",
+  "summary_auto",
+  "updated_at",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "visitor_id" = $2
+  and "identity_id" is null;
+
+-- LeadsRepository.scoredForVisitor: an identified visitor
+select
+  "id",
+  "summary",
+  "summary_auto",
+  "updated_at",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "identity_id" = $2
+  and "visitor_id" = $3;
+
+-- LeadsRepository.writeScore
+update "leads"
+set
+  "summary" = $1,
+  "summary_auto" = $2,
+  "updated_at" = $3
+where
+  "leads"."workspace_id" = $4
+  and "id" = $5
+  and "updated_at" = $6
+returning
+  "id";
 
 -- LeadsRepository.update: application/json: properties replaced
 update "leads"

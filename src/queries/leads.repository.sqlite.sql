@@ -128,6 +128,79 @@ where
   "leads"."workspace_id" = ?
   and "id" in (?);
 
+-- LeadsRepository.list: no filter, page after a cursor (keyset)
+select
+  coalesce(sum("count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- LeadsRepository.list: source, page after a cursor (keyset)
+select
+  coalesce(sum("count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "source" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
 -- LeadsRepository.list: source
 select
   coalesce(sum("count"), 0) as "total"
@@ -446,14 +519,128 @@ where
 returning
   "id";
 
--- LeadsRepository.linkCompany
+-- LeadsRepository.deleteWhere: one lead (DELETE /leads/{id})
+delete from "leads"
+where
+  "leads"."workspace_id" = ?
+  and "id" = ?
+returning
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id";
+
+update "lead_counts"
+set
+  "count" = "count" - ?
+where
+  "lead_counts"."workspace_id" = ?
+  and "bucket" = ?
+  and "day" = ?;
+
+-- LeadsRepository.deleteWhere: a person's leads (erasure)
+delete from "leads"
+where
+  "leads"."workspace_id" = ?
+  and (
+    "visitor_id" in (?)
+    or "identity_id" in (?)
+  )
+returning
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id";
+
+update "lead_counts"
+set
+  "count" = "count" - ?
+where
+  "lead_counts"."workspace_id" = ?
+  and "bucket" = ?
+  and "day" = ?;
+
+-- LeadsRepository.linkCompany: company only (seed)
 update "leads"
 set
   "company_id" = ?
 where
   "leads"."workspace_id" = ?
   and "identity_id" = ?
-  and "company_id" is null;
+  and "company_id" is null
+returning
+  "id";
+
+-- LeadsRepository.linkCompany: with its company_match
+update "leads"
+set
+  "company_id" = ?,
+  "properties" = json_patch(coalesce("properties", '{}'), ?)
+where
+  "leads"."workspace_id" = ?
+  and "identity_id" = ?
+  and "company_id" is null
+returning
+  "id";
+
+-- LeadsRepository.scoredForVisitor: an unidentified visitor
+select
+  "id",
+  "summary",
+  "summary_auto",
+  "updated_at",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "visitor_id" = ?
+  and "identity_id" is null;
+
+-- LeadsRepository.scoredForVisitor: an identified visitor
+select
+  "id",
+  "summary",
+  "summary_auto",
+  "updated_at",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "identity_id" = ?
+  and "visitor_id" = ?;
+
+-- LeadsRepository.writeScore
+update "leads"
+set
+  "summary" = ?,
+  "summary_auto" = ?,
+  "updated_at" = ?
+where
+  "leads"."workspace_id" = ?
+  and "id" = ?
+  and "updated_at" = ?
+returning
+  "id";
 
 -- LeadsRepository.update: application/json: properties replaced
 update "leads"

@@ -63,6 +63,33 @@ limit
 offset
   $3;
 
+-- ListsRepository.list: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = $1;
+
+select
+  "id",
+  "name",
+  "description",
+  "color",
+  "created_at"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = $1
+  and ("created_at", "id") < ($2, $3)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $4
+offset
+  $5;
+
 -- ListsRepository.insertMany
 insert into
   "visitor_lists" (
@@ -75,3 +102,65 @@ insert into
   )
 values
   ($1, $2, $3, $4, $5, $6);
+
+-- ListsRepository.findById
+select
+  "id",
+  "name",
+  "description",
+  "color",
+  "created_at",
+  "rule"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = $1
+  and "id" = $2;
+
+-- ListsRepository.ruleLists
+select
+  "id",
+  "rule"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = $1
+  and "rule" is not null;
+
+-- ListsRepository.insert
+insert into
+  "visitor_lists" (
+    "id",
+    "name",
+    "description",
+    "color",
+    "created_at",
+    "rule",
+    "workspace_id"
+  )
+values
+  ($1, $2, $3, $4, $5, $6, $7);
+
+-- ListsRepository.update: name and rule
+update "visitor_lists"
+set
+  "name" = $1,
+  "rule" = $2
+where
+  "visitor_lists"."workspace_id" = $3
+  and "id" = $4;
+
+-- ListsRepository.update: nothing (exists)
+select
+  "id"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = $1
+  and "id" = $2;
+
+-- ListsRepository.delete
+delete from "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = $1
+  and "id" = $2;

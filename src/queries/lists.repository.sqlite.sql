@@ -55,6 +55,33 @@ limit
 offset
   ?;
 
+-- ListsRepository.list: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = ?;
+
+select
+  "id",
+  "name",
+  "description",
+  "color",
+  "created_at"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
 -- ListsRepository.insertMany
 insert into
   "visitor_lists" (
@@ -67,3 +94,65 @@ insert into
   )
 values
   (?, ?, ?, ?, ?, ?);
+
+-- ListsRepository.findById
+select
+  "id",
+  "name",
+  "description",
+  "color",
+  "created_at",
+  "rule"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = ?
+  and "id" = ?;
+
+-- ListsRepository.ruleLists
+select
+  "id",
+  "rule"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = ?
+  and "rule" is not null;
+
+-- ListsRepository.insert
+insert into
+  "visitor_lists" (
+    "id",
+    "name",
+    "description",
+    "color",
+    "created_at",
+    "rule",
+    "workspace_id"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?);
+
+-- ListsRepository.update: name and rule
+update "visitor_lists"
+set
+  "name" = ?,
+  "rule" = ?
+where
+  "visitor_lists"."workspace_id" = ?
+  and "id" = ?;
+
+-- ListsRepository.update: nothing (exists)
+select
+  "id"
+from
+  "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = ?
+  and "id" = ?;
+
+-- ListsRepository.delete
+delete from "visitor_lists"
+where
+  "visitor_lists"."workspace_id" = ?
+  and "id" = ?;

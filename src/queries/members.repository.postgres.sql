@@ -85,6 +85,42 @@ limit
 offset
   $4;
 
+-- MembersRepository.list: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "workspace_members"
+  inner join "users" on "users"."id" = "workspace_members"."user_id"
+where
+  "workspace_members"."workspace_id" = $1;
+
+select
+  "users"."id" as "id",
+  "users"."email" as "email",
+  "users"."name" as "name",
+  "users"."avatar" as "avatar",
+  "users"."username" as "username",
+  "users"."language" as "language",
+  "users"."created_at" as "created_at",
+  "workspace_members"."role" as "workspace_role",
+  "workspace_members"."joined_at" as "joined_at"
+from
+  "workspace_members"
+  inner join "users" on "users"."id" = "workspace_members"."user_id"
+where
+  "workspace_members"."workspace_id" = $1
+  and (
+    "workspace_members"."joined_at",
+    "workspace_members"."user_id"
+  ) < ($2, $3)
+order by
+  "workspace_members"."joined_at" desc,
+  "workspace_members"."user_id" desc
+limit
+  $4
+offset
+  $5;
+
 -- MembersRepository.upsert
 insert into
   "workspace_members" ("user_id", "role", "joined_at", "workspace_id")

@@ -47,6 +47,17 @@ order by
   "created_at",
   "id";
 
+-- SiteKeysRepository.listAll
+select
+  *
+from
+  "site_keys"
+where
+  "workspace_id" = ?
+order by
+  "created_at",
+  "id";
+
 -- SiteKeysRepository.revoke
 update "site_keys"
 set

@@ -24,7 +24,9 @@ select
   "events",
   "page_views",
   "sessions",
-  "created_at"
+  "created_at",
+  "aggregates",
+  "network"
 from
   "visitors"
 where
@@ -58,7 +60,9 @@ insert into
     "events",
     "page_views",
     "sessions",
-    "created_at"
+    "created_at",
+    "aggregates",
+    "network"
   )
 select
   $1::uuid as "workspace_id",
@@ -77,7 +81,9 @@ select
   unnest($14::integer[]) as "events",
   unnest($15::integer[]) as "page_views",
   unnest($16::integer[]) as "sessions",
-  unnest($17::timestamptz[]) as "created_at";
+  unnest($17::timestamptz[]) as "created_at",
+  unnest($18::jsonb[]) as "aggregates",
+  unnest($19::jsonb[]) as "network";
 
 -- VisitorsRepository.update
 update "visitors"
@@ -95,7 +101,71 @@ set
   "last_country" = $11,
   "events" = $12,
   "page_views" = $13,
-  "sessions" = $14
+  "sessions" = $14,
+  "aggregates" = $15,
+  "network" = $16
 where
-  "visitors"."workspace_id" = $15
-  and "id" = $16;
+  "visitors"."workspace_id" = $17
+  and "id" = $18;
+
+-- VisitorsRepository.forIdentity
+select
+  "id",
+  "identity_id",
+  "identified_at",
+  "first_seen",
+  "last_seen",
+  "session_id",
+  "session_started_at",
+  "session_last_at",
+  "last_url",
+  "last_ip",
+  "last_city",
+  "last_country",
+  "events",
+  "page_views",
+  "sessions",
+  "created_at",
+  "aggregates",
+  "network"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "identity_id" = $2;
+
+-- VisitorsRepository.idsAfter
+select
+  "id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "id" > $2
+order by
+  "id"
+limit
+  $3;
+
+-- VisitorsRepository.identifiedIds
+select
+  "id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "identity_id" is not null
+  and "id" > $2
+order by
+  "id"
+limit
+  $3;
+
+-- VisitorsRepository.setAggregates
+update "visitors"
+set
+  "aggregates" = $1,
+  "network" = $2
+where
+  "visitors"."workspace_id" = $3
+  and "id" = $4;

@@ -21,7 +21,9 @@ select
   "events",
   "page_views",
   "sessions",
-  "created_at"
+  "created_at",
+  "aggregates",
+  "network"
 from
   "visitors"
 where
@@ -55,10 +57,32 @@ insert into
     "events",
     "page_views",
     "sessions",
-    "created_at"
+    "created_at",
+    "aggregates",
+    "network"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?
+  );
 
 -- VisitorsRepository.update
 update "visitors"
@@ -76,7 +100,71 @@ set
   "last_country" = ?,
   "events" = ?,
   "page_views" = ?,
-  "sessions" = ?
+  "sessions" = ?,
+  "aggregates" = ?,
+  "network" = ?
+where
+  "visitors"."workspace_id" = ?
+  and "id" = ?;
+
+-- VisitorsRepository.forIdentity
+select
+  "id",
+  "identity_id",
+  "identified_at",
+  "first_seen",
+  "last_seen",
+  "session_id",
+  "session_started_at",
+  "session_last_at",
+  "last_url",
+  "last_ip",
+  "last_city",
+  "last_country",
+  "events",
+  "page_views",
+  "sessions",
+  "created_at",
+  "aggregates",
+  "network"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "identity_id" = ?;
+
+-- VisitorsRepository.idsAfter
+select
+  "id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "id" > ?
+order by
+  "id"
+limit
+  ?;
+
+-- VisitorsRepository.identifiedIds
+select
+  "id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "identity_id" is not null
+  and "id" > ?
+order by
+  "id"
+limit
+  ?;
+
+-- VisitorsRepository.setAggregates
+update "visitors"
+set
+  "aggregates" = ?,
+  "network" = ?
 where
   "visitors"."workspace_id" = ?
   and "id" = ?;

@@ -32,6 +32,10 @@ export class MemoryRateLimiter implements RateLimiter {
     return 'memory';
   }
 
+  now(): number {
+    return this.clock();
+  }
+
   async close(): Promise<void> {
     this.#counts.clear();
   }

@@ -22,6 +22,8 @@ export interface RateLimiter {
   consume(bucket: string, limit: number): Promise<RateLimitDecision>;
   /** how limits are counted right now, as /readyz reports it */
   state(): string;
+  /** the limiter's clock (ms), which places requests in windows */
+  now(): number;
   close(): Promise<void>;
 }
 

@@ -20,7 +20,10 @@
  *
  * When Redis is unreachable, requests are limited per process (the in-memory
  * limiter), the outage is logged once, and shared counting resumes by itself
- * when Redis answers again.
+ * when Redis answers again: after a cut connection ioredis reconnects; after a
+ * stall (a command timed out on a connection that still looks open) the
+ * connection is dropped and opened again, and while degraded a PING probes
+ * Redis every few seconds (issue 9).
  */
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
@@ -56,7 +59,13 @@ export interface RedisLimiterOptions {
   clock?: Clock;
   /** prefix of the Redis keys (tests use one per run) */
   keyPrefix?: string;
+  /** a command unanswered this long fails and counts as an outage (default 1000) */
+  commandTimeoutMs?: number;
+  /** while degraded, Redis is probed this often (default 2000) */
+  probeIntervalMs?: number;
 }
+
+const COMMAND_TIMED_OUT = /command timed out/i;
 
 export class RedisRateLimiter implements RateLimiter {
   readonly redis: Redis;
@@ -68,6 +77,8 @@ export class RedisRateLimiter implements RateLimiter {
   #shares = new Map<string, Share>();
   #reachable = true;
   #closing = false;
+  #probe: NodeJS.Timeout | undefined;
+  readonly #probeIntervalMs: number;
   /** round trips to Redis made for reservations (for tests and metrics) */
   reservations = 0;
 
@@ -76,18 +87,16 @@ export class RedisRateLimiter implements RateLimiter {
     this.#logger = options.logger;
     this.#prefix = options.keyPrefix ?? 'leadlight:rl:';
     this.#fallback = new MemoryRateLimiter(this.#clock);
+    this.#probeIntervalMs = options.probeIntervalMs ?? 2000;
     this.redis = new Redis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 1000,
+      commandTimeout: options.commandTimeoutMs ?? 1000,
       connectTimeout: 2000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     this.redis.defineCommand('leadlightReserve', { numberOfKeys: 1, lua: RESERVE });
-    this.redis.on('ready', () => {
-      if (!this.#reachable) this.#logger?.info('Redis is reachable again: rate limits are shared again');
-      this.#reachable = true;
-    });
+    this.redis.on('ready', () => this.#reachableAgain());
     this.redis.on('error', (error) => this.#unreachable(error));
     this.redis.on('close', () => this.#unreachable(new Error('connection to Redis closed')));
   }
@@ -110,6 +119,10 @@ export class RedisRateLimiter implements RateLimiter {
 
   state(): string {
     return this.#shared() ? 'redis' : 'redis unreachable: limits are per process';
+  }
+
+  now(): number {
+    return this.#clock();
   }
 
   async consume(bucket: string, limit: number): Promise<RateLimitDecision> {
@@ -137,6 +150,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async close(): Promise<void> {
     this.#closing = true;
+    clearInterval(this.#probe);
     this.redis.disconnect();
     await this.#fallback.close();
   }
@@ -175,9 +189,29 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   #unreachable(error: Error): void {
-    if (this.#reachable && !this.#closing) {
+    if (this.#closing) return;
+    if (this.#reachable) {
       this.#logger?.error({ err: error }, 'Redis is unreachable: rate limits are per process until it returns');
     }
     this.#reachable = false;
+    // a stalled connection still looks open and would never emit 'ready' again
+    if (COMMAND_TIMED_OUT.test(error.message) && this.redis.status === 'ready') this.redis.disconnect(true);
+    this.#probe ??= setInterval(() => this.#probeOnce(), this.#probeIntervalMs).unref();
+  }
+
+  #probeOnce(): void {
+    if (this.#reachable || this.redis.status !== 'ready') return;
+    this.redis.ping().then(
+      () => this.#reachableAgain(),
+      (error: unknown) => this.#unreachable(error as Error),
+    );
+  }
+
+  #reachableAgain(): void {
+    if (this.#closing) return;
+    clearInterval(this.#probe);
+    this.#probe = undefined;
+    if (!this.#reachable) this.#logger?.info('Redis is reachable again: rate limits are shared again');
+    this.#reachable = true;
   }
 }

@@ -13,6 +13,7 @@ import { operatorRepositories, type OperatorRepositories } from './operator/inde
 import type { PeopleRepository } from './operator/people.repository.js';
 import { TenantScope } from './scope/tenant-scope.js';
 import { tenantRepositories, type TenantRepositories } from './tenant/index.js';
+import { currentWriteHook } from './write-hooks.js';
 
 export type { OperatorRepositories, TenantRepositories };
 
@@ -35,12 +36,22 @@ export class Store {
 
   /**
    * Runs `work` on one read-write transaction; it has committed when the
-   * promise resolves. On SQLite, transactions that arrive together share one
+   * promise resolves. The write hook of the running request (write-hooks.ts)
+   * runs in it too, after `work`. On SQLite, transactions that arrive together share one
    * commit (GroupCommit). `work` must not start another transaction.
    */
   run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
-    if (this.#groupCommit !== undefined) return this.#groupCommit.run(work);
-    return this.database.db.transaction().execute(work);
+    const hook = currentWriteHook();
+    const hooked =
+      hook === undefined
+        ? work
+        : async (trx: Transaction<Schema>) => {
+            const value = await work(trx);
+            await hook(trx);
+            return value;
+          };
+    if (this.#groupCommit !== undefined) return this.#groupCommit.run(hooked);
+    return this.database.db.transaction().execute(hooked);
   }
 
   /** Runs `work` with the operator repositories bound to one read-write transaction. */
@@ -71,6 +82,11 @@ export class WorkspaceStore {
     return this.store.database.bulk((trx, copy) =>
       work(tenantRepositories(new TenantScope(trx, this.workspaceId, codec, copy)), operatorRepositories(trx, codec).people),
     );
+  }
+
+  /** The repositories over an open transaction (a write hook's: write-hooks.ts). */
+  repositoriesIn(trx: Transaction<Schema>): TenantRepositories {
+    return this.#repositories(trx);
   }
 
   #repositories(db: Kysely<Schema>): TenantRepositories {

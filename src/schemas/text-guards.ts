@@ -7,6 +7,14 @@
 
 export const MAX_JSON_DEPTH = 32;
 
+/**
+ * The most one JSON field of a stored object (a lead's properties or
+ * summary, an identity's traits, …) may take, as compact JSON in UTF-8
+ * (issue 9): it bounds every stored object, so a page of 100 leads stays a
+ * few MiB instead of the 90 MB that 1 MiB bodies allowed.
+ */
+export const MAX_JSON_FIELD_BYTES = 32 * 1024;
+
 declare global {
   interface String {
     isWellFormed(): boolean;
@@ -18,7 +26,7 @@ export function isStorableText(text: string): boolean {
   return !text.includes('\u0000') && text.isWellFormed();
 }
 
-export type JsonProblem = 'text' | 'depth';
+export type JsonProblem = 'text' | 'depth' | 'size';
 
 /**
  * Walks a parsed JSON value; reports the first problem found, or null.
@@ -43,7 +51,15 @@ export function findJsonProblem(value: unknown, maxDepth = MAX_JSON_DEPTH, depth
   return null;
 }
 
+/** A body field or import field: findJsonProblem, and an object or array at most MAX_JSON_FIELD_BYTES. */
+export function findFieldProblem(value: unknown): JsonProblem | null {
+  const problem = findJsonProblem(value);
+  if (problem !== null || value === null || typeof value !== 'object') return problem;
+  return Buffer.byteLength(JSON.stringify(value)) > MAX_JSON_FIELD_BYTES ? 'size' : null;
+}
+
 export function describeJsonProblem(problem: JsonProblem): string {
+  if (problem === 'size') return `must be at most ${MAX_JSON_FIELD_BYTES} bytes as JSON (32 KiB)`;
   return problem === 'depth'
     ? `must not nest objects or arrays deeper than ${MAX_JSON_DEPTH} levels`
     : 'must not contain U+0000 or unpaired surrogate characters';

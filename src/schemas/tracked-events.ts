@@ -5,6 +5,7 @@
  * (`events[3].url`), and one bad event refuses the batch.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
 import { InvalidRequestError } from '../services/errors.js';
 import { JsonObjectSchema, LIMITS, Nullable, Uuid } from './fields.js';
 import { createAjv, describeErrors, INSTANT_FORMAT, type SchemaError } from './validator.js';
@@ -43,7 +44,12 @@ export const TrackedEventSchema = Type.Object(
 );
 export type TrackedEvent = Static<typeof TrackedEventSchema>;
 
-const validateEvent = createAjv(false).compile<TrackedEvent>(TrackedEventSchema);
+/** Compiled on the first batch, so a process that takes no events never compiles it. */
+let compiled: ValidateFunction<TrackedEvent> | undefined;
+function eventValidator(): ValidateFunction<TrackedEvent> {
+  compiled ??= createAjv(false).compile<TrackedEvent>(TrackedEventSchema);
+  return compiled;
+}
 
 /** Fields an event of a type may not carry, and those it must. */
 const ONLY_FOR: Record<string, readonly TrackedEventType[]> = {
@@ -74,6 +80,7 @@ function problemsOf(event: unknown): Record<string, string> {
     const problem = isStorableText(field) ? findJsonProblem(value) : 'text';
     if (problem !== null) problems[field] = describeJsonProblem(problem);
   }
+  const validateEvent = eventValidator();
   if (!validateEvent(event)) {
     for (const [field, reason] of Object.entries(describeErrors((validateEvent.errors ?? []) as SchemaError[]))) {
       problems[field === 'body' ? '' : field] ??= field === 'type' && !reason.startsWith('must be a') ? `must be one of ${EVENT_TYPES.join(', ')}` : reason;

@@ -3,9 +3,13 @@
  * same formats and the same strictness, so a line of an import file is judged
  * exactly like the body of a request.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import formatsPlugin from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { isInstant } from './instants.js';
+
+/** Ajv and its formats load with the first validator: a CLI command that validates nothing never loads them. */
+const load = createRequire(import.meta.url);
 
 /** Instants as the API accepts them (parseInstant), by the name of their standard. */
 export const INSTANT_FORMAT = 'iso-8601';
@@ -13,7 +17,8 @@ export const INSTANT_FORMAT = 'iso-8601';
 export type { ErrorObject, ValidateFunction };
 
 export function createAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({
+  const { Ajv: AjvClass } = load('ajv') as typeof AjvModule;
+  const ajv = new AjvClass({
     allErrors: true,
     coerceTypes,
     removeAdditional: false,
@@ -21,9 +26,8 @@ export function createAjv(coerceTypes: boolean): Ajv {
     allowUnionTypes: true,
     strict: true,
   });
-  // ajv-formats is CommonJS: under NodeNext its default import is the plugin
-  // function at run time, but typed as the module.
-  const addFormats = formatsPlugin as unknown as (ajv: Ajv, formats: string[]) => Ajv;
+  // ajv-formats is CommonJS: its module is the plugin function
+  const addFormats = load('ajv-formats') as (ajv: Ajv, formats: string[]) => Ajv;
   addFormats(ajv, ['uuid', 'email', 'date-time']);
   ajv.addFormat(INSTANT_FORMAT, { type: 'string', validate: isInstant });
   return ajv;

@@ -3,7 +3,15 @@
  * the HTTP layer turns the code into a status, the CLI into one line on stderr.
  */
 
-export type ErrorCode = 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limit_exceeded';
+export type ErrorCode =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limit_exceeded'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused';
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -37,7 +45,7 @@ export class ServiceError extends Error {
 
 /** C3.6: the message never reveals whether the id exists in another workspace. */
 export class NotFoundError extends ServiceError {
-  constructor(resource: 'lead' | 'identity' | 'company' | 'user' | 'workspace' | 'key') {
+  constructor(resource: 'lead' | 'identity' | 'company' | 'list' | 'user' | 'workspace' | 'key' | 'webhook') {
     super('not_found', NOT_FOUND_MESSAGES[resource]);
   }
 }
@@ -46,9 +54,11 @@ const NOT_FOUND_MESSAGES = {
   lead: 'lead not found or does not belong to your workspace',
   identity: 'identity not found or does not belong to your workspace',
   company: 'company not found or does not belong to your workspace',
+  list: 'list not found or does not belong to your workspace',
   user: 'user not found or not a member of your workspace',
   workspace: 'workspace not found',
   key: 'key not found',
+  webhook: 'webhook not found or does not belong to your workspace',
 } as const;
 
 /** C3.7: a body names a resource outside the caller's workspace. */

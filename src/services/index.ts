@@ -6,20 +6,25 @@
  * `forWorkspace`, with a WorkspaceId that a key, a session or the CLI's
  * workspace lookup produced.
  */
-import { DEFAULT_TRACKING, type TrackingConfig } from '../config.js';
+import { DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type TrackingConfig, type WebhookConfig } from '../config.js';
 import type { Store } from '../repositories/index.js';
 import type { WorkspaceId } from '../tenancy/workspace-id.js';
 import { AccountsService } from './operator/accounts.service.js';
 import { ApiKeysService } from './operator/api-keys.service.js';
+import { CursorsService } from './operator/cursors.service.js';
 import { SeedService } from './operator/seed.service.js';
 import { SessionsService } from './operator/sessions.service.js';
 import { SiteKeysService } from './operator/site-keys.service.js';
 import { WorkspacesService } from './operator/workspaces.service.js';
+import { SettingsCache } from './intelligence/settings-cache.js';
+import { RecomputeService } from './intelligence/recompute.service.js';
+import { IntelligenceWorker } from './intelligence/worker.js';
 import { WorkspaceServices } from './tenant/index.js';
 import { DailySalts } from './tracking/cookieless.js';
 import { MmdbGeolocator, type Geolocator } from './tracking/geolocation.js';
 import { IngestService } from './tracking/ingest.service.js';
 import { TrackingMaintenance } from './tracking/maintenance.service.js';
+import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
 
 export type { WorkspaceServices };
 
@@ -32,10 +37,20 @@ export interface Services {
   /** partitions, retention and salts of tracking (C5.8) */
   trackingMaintenance: TrackingMaintenance;
   seed: SeedService;
+  /** lead intelligence: scores, personalities and segments of visitors marked due (C6) */
+  intelligence: IntelligenceWorker;
+  /** `leadlight recompute`: derived intelligence rebuilt from the event log */
+  recompute: RecomputeService;
+  /** the workspaces' intelligence settings, cached briefly */
+  intelligenceSettings: SettingsCache;
   /** dashboard accounts: invitations, password links, passwords */
   accounts: AccountsService;
   /** dashboard sessions: sign-in and its throttle, the session of a request */
   sessions: SessionsService;
+  /** delivers the webhook outbox (C8.5); every API process starts one */
+  webhookWorker: WebhookDeliveryWorker;
+  /** signs and checks list cursors (C8.3) */
+  cursors: CursorsService;
   /** the services of one workspace */
   forWorkspace(workspaceId: WorkspaceId): WorkspaceServices;
 }
@@ -46,15 +61,20 @@ export interface ServiceOptions {
   tracking?: Partial<Pick<TrackingConfig, 'ipStorage' | 'geoipDatabase' | 'eventRetentionDays'>>;
   /** where addresses are located (defaults to the MMDB database the tracking configuration names) */
   geolocator?: Geolocator;
+  /** webhook delivery settings (C8.5) */
+  webhooks?: Partial<WebhookConfig>;
   /** told when the geolocation database cannot be read */
   onGeolocationError?: (error: unknown, file: string) => void;
 }
 
 export function createServices(store: Store, options: ServiceOptions = {}): Services {
   const tracking = { ...DEFAULT_TRACKING, ...options.tracking };
+  const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
   const workspaces = new WorkspacesService(store.operator);
   const geolocator = options.geolocator ?? new MmdbGeolocator(tracking.geoipDatabase, options.onGeolocationError);
-  const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage });
+  const settings = new SettingsCache(store);
+  const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage }, settings);
+  const intelligence = new IntelligenceWorker(store, settings);
   return {
     workspaces,
     apiKeys: new ApiKeysService(store, options.clock),
@@ -63,7 +83,12 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
     siteKeys: new SiteKeysService(store, options.clock),
     ingest,
     trackingMaintenance: new TrackingMaintenance(store, ingest, { eventRetentionDays: tracking.eventRetentionDays }),
-    seed: new SeedService(store, workspaces, ingest),
-    forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId)),
+    seed: new SeedService(store, workspaces, ingest, intelligence),
+    intelligence,
+    intelligenceSettings: settings,
+    recompute: new RecomputeService(store, settings),
+    cursors: new CursorsService(store),
+    webhookWorker: new WebhookDeliveryWorker(store, webhooks),
+    forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId), webhooks),
   };
 }

@@ -10,6 +10,7 @@
  * after which the old cookie is refused. No page logs an error. Each main
  * page is saved as a screenshot under test-results/dashboard/.
  */
+import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
@@ -17,6 +18,7 @@ import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
+import { pageView, postEvents } from '../helpers/tracking.js';
 
 const WEBSITE_LEADS = 120;
 const ACTIVITY = 45;
@@ -30,6 +32,10 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   let admin: Person;
   let viewer: Person;
   let identityEmail: string;
+  let viewerVisibleSiteKey: string;
+  /** the admin of a workspace filled by `seed --demo` (its visits sent through the ingestion) */
+  let demoAdmin: Person;
+  let demo: TestWorkspace;
   const open: BrowserContext[] = [];
   let errors: string[] = [];
 
@@ -70,8 +76,17 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await importRows(t, workspace.id, 'personalities', [
       { visitor_id: (await t.services.forWorkspace(workspace.id).identities.get(identityId!)).visitor_id, score: 0.8, personality: { type: 'Analytical', traits: ['data-driven'] }, learning_percentage: 0.5 },
     ]);
+    demo = await t.createWorkspace('Demo workspace');
+    await t.services.seed.seedDemo(demo.id);
+    demoAdmin = await member(t, demo.id, 'admin');
     await importRows(t, workspace.id, 'companies', [{ name: 'Browser Co', domain: 'browser.example' }]);
-    await importRows(t, workspace.id, 'lists', [{ name: 'Browser list', description: 'People seen in the browser test', color: '#336699' }]);
+    const [listId] = await importRows(t, workspace.id, 'lists', [{ name: 'Browser list', description: 'People seen in the browser test', color: '#336699' }]);
+    const added = await fetch(`${base}/api/v1/lists/${listId}/identities`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workspace.production.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ identity_ids: [identityId] }),
+    });
+    expect(added.status).toBe(200);
   });
   afterEach(async () => {
     for (const context of open.splice(0)) await context.close();
@@ -99,6 +114,8 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    // the pointer leaves where the button was (over the chart), so screenshots show no tooltip
+    await page.mouse.move(0, 0);
     return page;
   }
 
@@ -110,10 +127,39 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     const page = await signInAs(admin);
     await page.getByRole('heading', { name: /Leads per day by source/ }).waitFor();
     await page.locator('.recharts-surface').first().waitFor();
+    // no page views tracked in this workspace yet: the top pages say how to get some
+    await page.getByRole('region', { name: 'Top pages' }).getByText('No page views in the last 30 days').waitFor();
+    await page.getByRole('region', { name: 'Top pages' }).getByRole('link', { name: 'Settings' }).waitFor();
     await screenshot(page, `${kind}-overview-1280`);
     const narrow = await signInAs(admin, 390);
     await narrow.locator('.recharts-surface').first().waitFor();
     await screenshot(narrow, `${kind}-overview-390`);
+  });
+
+  it('the overview shows the most viewed pages of the demo data (tracked page views), for 30 and 90 days', async () => {
+    const page = await signInAs(demoAdmin);
+    const expected = await t.services.forWorkspace(demo.id).overview.summary(30);
+    expect(expected.top_pages.length).toBeGreaterThan(3);
+    const region = page.getByRole('region', { name: 'Top pages' });
+    const rows = region.locator('tbody tr');
+    await rows.first().waitFor();
+    await expect(rows.count()).resolves.toBe(expected.top_pages.length);
+    const first = expected.top_pages[0]!;
+    await expect(rows.first().textContent()).resolves.toBe(`${first.path}${first.views.toLocaleString('en')}`);
+    await region.getByText(first.host).waitFor();
+    await expect(page.getByRole('region', { name: 'Most viewed page' }).textContent()).resolves.toContain(first.path);
+    await page.locator('.recharts-surface').first().waitFor();
+    await screenshot(page, `${kind}-overview-demo-1280`);
+    await page.getByRole('radio', { name: 'Last 90 days' }).check();
+    await page.waitForURL(/days=90/);
+    const ninety = await t.services.forWorkspace(demo.id).overview.summary(90);
+    await expect
+      .poll(async () => region.locator('tbody tr td:last-child').allTextContents())
+      .toEqual(ninety.top_pages.map((entry) => entry.views.toLocaleString('en')));
+    const narrow = await signInAs(demoAdmin, 390);
+    await narrow.getByRole('region', { name: 'Top pages' }).locator('tbody tr').first().waitFor();
+    await narrow.locator('.recharts-surface').first().waitFor();
+    await screenshot(narrow, `${kind}-overview-demo-390`);
   });
 
   it('C7.5: a development key is created, shown once, works with the API, and its last use appears', async () => {
@@ -164,6 +210,50 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke key' }).click();
     await page.locator('tr', { hasText: 'rotated key' }).waitFor({ state: 'detached' });
     expect(await useKey(replacement)).toBe(401);
+  });
+
+  it('C7.5: an admin creates a site key with the keyboard, sees and copies its snippet, and revokes it (its events are refused)', async () => {
+    const page = await signInAs(admin);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.goto(`${base}/settings`);
+    const section = page.getByRole('region', { name: 'Site keys' });
+    await section.getByText('No active site keys.').waitFor();
+    await screenshot(page, `${kind}-settings-site-keys-empty-1280`);
+    const form = page.getByRole('form', { name: 'Create a site key' });
+    await form.getByLabel('Site name').focus();
+    await page.keyboard.type('Browser shop');
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel('Allowed origins').evaluate((node) => (node as unknown as { matches(selector: string): boolean }).matches(':focus'))).resolves.toBe(true);
+    await page.keyboard.type('https://shop.example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await section.getByRole('status').filter({ hasText: 'Site key Browser shop created' }).waitFor();
+    const item = section.locator('li.site-key', { hasText: 'Browser shop' });
+    const snippet = (await item.getByRole('figure', { name: 'Install snippet' }).locator('code').textContent()) ?? '';
+    const match = /^<script defer src="(.+)\/t\.js" data-key="(ll_site_[0-9A-Za-z]{24,})"><\/script>$/.exec(snippet);
+    expect(match?.[1], snippet).toBe(base);
+    const siteKey = match![2]!;
+    await expect(item.getByText(siteKey, { exact: true }).count()).resolves.toBe(1);
+    await item.getByText('https://shop.example.com').waitFor();
+    await item.getByRole('button', { name: 'Copy snippet' }).click();
+    await item.getByText('Copied.').waitFor();
+    await expect(page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).resolves.toBe(snippet);
+    expect((await postEvents(base, siteKey, [pageView(randomUUID(), '/from-settings')], { origin: 'https://shop.example.com' })).status).toBe(202);
+    expect((await postEvents(base, siteKey, [pageView(randomUUID(), '/from-settings')], { origin: 'https://other.example.com' })).status).toBe(403);
+    await screenshot(page, `${kind}-settings-site-keys-1280`);
+    const narrow = await signInAs(admin, 390);
+    await narrow.goto(`${base}/settings`);
+    await narrow.locator('li.site-key', { hasText: 'Browser shop' }).waitFor();
+    await screenshot(narrow, `${kind}-settings-390`);
+
+    await item.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this site key?' });
+    await dialog.getByText('Browser shop').waitFor();
+    await dialog.getByRole('button', { name: 'Revoke site key' }).click();
+    await item.waitFor({ state: 'detached' });
+    expect((await postEvents(base, siteKey, [pageView(randomUUID(), '/after-revoke')], { origin: 'https://shop.example.com' })).status).toBe(401);
+    await section.getByText('1 revoked site key').click();
+    await section.getByRole('table', { name: 'Revoked site keys' }).getByText(siteKey).waitFor();
   });
 
   it('leads are filtered by source and walked page by page with exact totals', async () => {
@@ -255,14 +345,46 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await nav(page, 'Lists').click();
     await page.getByText('People seen in the browser test').waitFor();
     await screenshot(page, `${kind}-lists-1280`);
+    // a list's page: its details, that it is static, and its members (C6.4)
+    await page.getByRole('link', { name: 'Browser list' }).click();
+    await page.getByRole('heading', { name: 'Browser list' }).waitFor();
+    await page.getByText('Static list').waitFor();
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByRole('link', { name: 'Timeline Person' }).waitFor();
+    await members.getByText('1–1 of 1').waitFor();
+    await screenshot(page, `${kind}-list-1280`);
+    await members.getByRole('link', { name: 'Timeline Person' }).click();
+    await page.getByRole('heading', { name: 'Timeline Person' }).waitFor();
+  });
+
+  it('C6.2, C7.5: an admin sets the ideal customer in the settings; it is what the service reads', async () => {
+    const page = await signInAs(admin);
+    await page.goto(`${base}/settings`);
+    const section = page.getByRole('region', { name: 'Ideal customer' });
+    await section.getByLabel('Industries').fill('Software, Retail');
+    await section.getByLabel('Employee ranges').fill('51-200');
+    await section.getByLabel('Countries').fill('de, us');
+    await section.getByRole('button', { name: 'Save ideal customer' }).click();
+    await section.getByRole('status').filter({ hasText: 'Ideal customer saved' }).waitFor();
+    expect((await t.services.forWorkspace(workspace.id).intelligenceSettings.get()).ideal_customer).toEqual({
+      industries: ['Software', 'Retail'],
+      employee_ranges: ['51-200'],
+      countries: ['DE', 'US'],
+    });
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Ideal customer' }).getByLabel('Countries').inputValue()).resolves.toBe('DE, US');
+    await screenshot(page, `${kind}-settings-ideal-customer-1280`);
   });
 
   it('C7.4: a viewer sees no key or member controls, and a forged request of theirs is 403', async () => {
+    viewerVisibleSiteKey = (await t.services.siteKeys.create(workspace.id, 'Viewer-visible site')).id;
     const page = await signInAs(viewer);
     await page.goto(`${base}/settings`);
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.locator('tbody tr').first().waitFor();
-    for (const name of ['Create key', 'Rotate', 'Revoke', 'Invite', 'Remove']) {
+    await page.getByRole('region', { name: 'Site keys' }).locator('li.site-key', { hasText: 'Viewer-visible site' }).waitFor();
+    await page.getByRole('region', { name: 'Ideal customer' }).getByText('Software').waitFor();
+    for (const name of ['Create key', 'Rotate', 'Revoke', 'Invite', 'Remove', 'Create site key', 'Save ideal customer']) {
       await expect(page.getByRole('button', { name }).count(), name).resolves.toBe(0);
     }
     await screenshot(page, `${kind}-settings-viewer-1280`);
@@ -282,6 +404,19 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     });
     expect(forged.status).toBe(403);
     expect(await forged.json()).toMatchObject({ error: 'forbidden' });
+    for (const [path, body] of [
+      ['/dashboard/api/site-keys', { name: 'forged site' }],
+      [`/dashboard/api/site-keys/${viewerVisibleSiteKey}/revoke`, undefined],
+      ['/dashboard/api/ideal-customer', { industries: ['Forged'], employee_ranges: [], countries: [] }],
+    ] as const) {
+      const forgedSiteKey = await fetch(`${base}${path}`, {
+        method: path.endsWith('ideal-customer') ? 'PUT' : 'POST',
+        headers: { cookie, 'x-csrf-token': session.data.csrf_token, 'content-type': 'application/json', origin: base },
+        body: JSON.stringify(body ?? {}),
+      });
+      expect(forgedSiteKey.status, path).toBe(403);
+    }
+    expect((await t.services.siteKeys.list(workspace.id)).map((key) => key.id)).toContain(viewerVisibleSiteKey);
   });
 
   it('C7.3: signing out ends the session: the old cookie is refused', async () => {

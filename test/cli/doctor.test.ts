@@ -181,7 +181,7 @@ describe('leadlight doctor and an unreachable PostgreSQL', () => {
       const { run, report, ms } = await doctor({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x` });
       expect(run.code).toBe(1);
       expect(statusOf(report, 'database')).toBe('fail');
-      expect(detailOf(report, 'database')).toMatch(/no answer within 3 s/);
+      expect(detailOf(report, 'database')).toMatch(/(did not answer|no answer) within/);
       expect(ms).toBeLessThan(12_000);
     } finally {
       for (const socket of sockets) socket.destroy();

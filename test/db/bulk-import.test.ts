@@ -2,8 +2,14 @@
  * Large imports (CONTRACT C2.3): on PostgreSQL they load through COPY, whose
  * text format must carry every value unchanged: tabs, newlines, backslashes
  * and unicode in strings and in JSON, nulls, booleans and numbers. The same
- * files on SQLite give the same data.
+ * files on SQLite give the same data. On SQLite a large import into a small
+ * table builds the table's secondary indexes once at its end
+ * (src/db/sqlite-bulk.ts): they must be there afterwards, whole, and after a
+ * failed import as before it.
  */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { importRows } from '../helpers/fixtures.js';
@@ -72,4 +78,79 @@ describe.each(storeKinds())('bulk imports on %s', (kind) => {
     expect(listed.pagination.total).toBe(leads.filter((lead) => lead.source === 'src-1').length);
     expect((await t.as(ws, { url: '/api/v1/identities?is_favorite=true&limit=1' })).json().pagination.total).toBe(50);
   });
+});
+
+describe('bulk imports on sqlite: secondary indexes', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  const ROWS = 12_000;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    ws = await t.createWorkspace('Indexes');
+  });
+  afterAll(async () => t?.close());
+
+  async function leadIndexes(): Promise<{ name: string; sql: string }[]> {
+    const { rows } = await sql<{ name: string; sql: string }>`
+      select name, sql from sqlite_master where type = 'index' and tbl_name = 'leads' and sql is not null order by name
+    `.execute(t.db.database.db);
+    return rows;
+  }
+
+  const lines = (count: number, source: (index: number) => string) =>
+    Array.from({ length: count }, (_, index) =>
+      JSON.stringify({
+        id: randomUUID(),
+        source: source(index),
+        code: `c${index % 7}`,
+        created_at: new Date(Date.UTC(2025, 0, 1) + index * 60_000).toISOString(),
+      }),
+    );
+
+  it('C2.3: a failed large import leaves every index as it was, and a good one leaves them whole and used', async () => {
+    const before = await leadIndexes();
+    expect(before.map((index) => index.name)).toEqual(expect.arrayContaining(['leads_created_idx', 'leads_source_idx', 'leads_code_idx']));
+
+    const bad = [...lines(ROWS, () => 'web'), '{"source": 5}'];
+    await expect(t.services.forWorkspace(ws.id).imports.run('leads', Readable.from([bad.join('\n')]))).rejects.toThrow();
+    expect(await leadIndexes()).toEqual(before);
+    expect((await t.as(ws, { url: '/api/v1/leads?limit=1' })).json().pagination.total).toBe(0);
+
+    const good = lines(ROWS, (index) => (index % 4 === 0 ? 'partner' : 'web'));
+    await t.services.forWorkspace(ws.id).imports.run('leads', Readable.from([good.join('\n')]));
+    expect(await leadIndexes()).toEqual(before);
+    const { rows: check } = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(t.db.database.db);
+    expect(check).toEqual([{ integrity_check: 'ok' }]);
+    const { rows: plan } = await sql<{ detail: string }>`
+      explain query plan select id from leads where workspace_id = ${ws.id} and source = 'partner' order by created_at desc limit 5
+    `.execute(t.db.database.db);
+    expect(plan.map((step) => step.detail).join(' | ')).toContain('leads_source_idx');
+    const partner = (await t.as(ws, { url: '/api/v1/leads?source=partner&limit=1' })).json();
+    expect(partner.pagination.total).toBe(ROWS / 4);
+  }, 120_000);
+});
+
+describe.runIf(storeKinds().includes('postgres'))('bulk imports on postgres: statistics', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    ws = await t.createWorkspace('Statistics');
+  });
+  afterAll(async () => t?.close());
+
+  it('C2.3: the tables an import loaded by COPY are analyzed once it has committed', async () => {
+    // timestamps come back as ISO text (db/postgres.ts)
+    const lastAnalyze = async () => {
+      const at = (await sql<{ at: string | null }>`select last_analyze as at from pg_stat_user_tables where relname = 'leads'`.execute(t.db.database.db)).rows[0]?.at;
+      return at === null || at === undefined ? 0 : Date.parse(at);
+    };
+    const before = await lastAnalyze();
+    const started = Date.now();
+    await importRows(t, ws.id, 'leads', Array.from({ length: 500 }, (_, index) => ({ source: `s${index % 3}` })));
+    // the statistics collector reports with a short delay
+    await expect.poll(lastAnalyze, { timeout: 5000 }).toBeGreaterThan(Math.max(started - 1000, before));
+  }, 60_000);
 });

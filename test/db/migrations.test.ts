@@ -1,7 +1,8 @@
 /**
  * Migrations on both stores: a database created by an earlier release keeps
  * its data, and leads it already held are counted by the lead_counts
- * migration, so totals stay exact after an upgrade.
+ * migration, so totals stay exact after an upgrade; page views already in the
+ * event log are counted by the page_counts migration (the overview's top pages).
  */
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,5 +51,36 @@ describe.each(storeKinds())('migrations on %s', (kind) => {
     expect(await list({ createdAfter: '2024-02-28T00:00:00.000Z', createdBefore: '2024-03-05T00:00:00.000Z' })).toBe(3);
     expect(await list({ createdAfter: '2024-03-01T10:00:00.000Z' })).toBe(3);
     expect(await database.migrate()).toEqual([]);
+  });
+
+  it('upgrading a database with tracked events counts its page views per day and page (0007-page-counts)', async () => {
+    const pending = await database.migrate();
+    expect(pending).toEqual([]);
+    const services = createServices(new Store(database));
+    const workspace = await services.workspaces.create('Tracked before');
+    // back to before 0007: what an earlier release left
+    await sql`drop table page_counts`.execute(database.db);
+    await sql`delete from leadlight_migrations where name = '0007-page-counts'`.execute(database.db);
+    const store = new Store(database);
+    await store.operator.eventPartitions.ensure('2025-06');
+    const events: [string, string, string, string | null][] = [
+      ['2025-06-01T10:00:00.000Z', 'page', 'https://Shop.example.com/pricing?plan=pro', '/pricing'],
+      ['2025-06-01T11:00:00.000Z', 'page', 'https://shop.example.com/pricing', '/pricing'],
+      ['2025-06-01T12:00:00.000Z', 'page', 'https://shop.example.com:8443/', '/'],
+      ['2025-06-02T00:00:00.000Z', 'page', 'https://shop.example.com/pricing', '/pricing'],
+      ['2025-06-02T01:00:00.000Z', 'track', 'https://shop.example.com/pricing', '/pricing'],
+    ];
+    for (const [index, [at, type, url, path]] of events.entries()) {
+      await sql`insert into events (workspace_id, occurred_at, id, received_at, visitor_id, session_id, type, url, path)
+        values (${workspace.id}, ${at}, ${`00000000-0000-4000-8000-00000000010${index}`}, ${at},
+        ${'00000000-0000-4000-8000-0000000000aa'}, ${'00000000-0000-4000-8000-0000000000bb'}, ${type}, ${url}, ${path})`.execute(database.db);
+    }
+    expect(await database.migrate()).toEqual(['0007-page-counts']);
+    const pageCounts = store.forWorkspace(workspace.id).repos.pageCounts;
+    expect(await pageCounts.top('2025-06-01', '2025-06-30', 10)).toEqual([
+      { host: 'shop.example.com', path: '/pricing', views: 3 },
+      { host: 'shop.example.com:8443', path: '/', views: 1 },
+    ]);
+    expect(await pageCounts.top('2025-06-02', '2025-06-02', 10)).toEqual([{ host: 'shop.example.com', path: '/pricing', views: 1 }]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { DEFAULT_TRACKING, type RateLimitConfig, type TrackingConfig } from '../../src/config.js';
+import { DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type RateLimitConfig, type TrackingConfig, type WebhookConfig } from '../../src/config.js';
 import type { StoreKind } from '../../src/db/codec.js';
 import type { Clock, RateLimiter } from '../../src/rate-limit/rate-limiter.js';
 import { Store } from '../../src/repositories/index.js';
@@ -48,6 +48,8 @@ export interface TestAppOptions {
   extraRoutes?: FastifyPluginAsync;
   /** tracking settings (C5); the ingest limits are generous unless given */
   tracking?: Partial<TrackingConfig>;
+  /** webhook delivery settings (C8.5) */
+  webhooks?: Partial<WebhookConfig>;
 }
 
 /** Tracking with limits that tests not about rate limiting never meet. */
@@ -58,9 +60,10 @@ let counter = 0;
 export async function createTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase(kind));
   const tracking = { ...GENEROUS_TRACKING, ...options.tracking };
-  const services = createServices(new Store(db.database), { tracking });
+  const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
+  const services = createServices(new Store(db.database), { tracking, webhooks });
   const app = await buildApp({
-    config: { rateLimits: { ...GENEROUS_LIMITS, ...options.limits }, trustProxy: options.trustProxy ?? false, tracking },
+    config: { rateLimits: { ...GENEROUS_LIMITS, ...options.limits }, trustProxy: options.trustProxy ?? false, tracking, webhooks },
     database: db.database,
     clock: options.clock,
     limiter: options.limiter,

@@ -14,11 +14,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisteredRoute } from '../../src/http/route-table.js';
 import type { TestApp, TestWorkspace } from './app.js';
+import { Store } from '../../src/repositories/index.js';
 import { importRows } from './fixtures.js';
 
 export type Resource = 'leads' | 'identities' | 'activity' | 'personalities' | 'companies' | 'lists' | 'users';
-/** what an operation by id can name: a workspace's resource, or one of its API keys (operator data, ids unique across workspaces) */
-export type Target = Resource | 'keys';
+/** what an operation by id can name: a workspace's resource, or one of its API or site keys (operator data, ids unique across workspaces) */
+export type Target = Resource | 'keys' | 'site-keys';
 
 export type Operation =
   /** a collection: walked to its end, it holds the caller's items only */
@@ -33,10 +34,14 @@ export type Operation =
   | { kind: 'children'; parent: Resource; child: Resource; paged: boolean }
   /** the workspace's API keys (dashboard settings): exactly the caller's active keys */
   | { kind: 'keys' }
+  /** the workspace's site keys (dashboard settings): exactly the caller's, revoked ones included */
+  | { kind: 'site-keys' }
+  /** the workspace's ideal customer (dashboard settings): each workspace reads and sets its own only */
+  | { kind: 'ideal-customer' }
   /** an action on one item by path id (rotate, revoke, reset link, removal): another workspace's id answers like an unknown id and its item is untouched */
   | { kind: 'action'; target: Target; body?: Record<string, unknown> }
   /** a creation that takes no references (a key, a member): it lands in the caller's workspace, never the other's */
-  | { kind: 'own-create'; target: 'keys' | 'users'; body: () => Record<string, unknown> }
+  | { kind: 'own-create'; target: 'keys' | 'site-keys' | 'users'; body: () => Record<string, unknown> }
   /** an answer about the caller's workspace as a whole (settings, overview): it describes the caller's workspace only */
   | { kind: 'summary'; of: 'workspace' | 'overview' }
   /** pointing a dashboard session at a workspace: one the person is not a member of answers 404 and the session stays */
@@ -46,7 +51,25 @@ export type Operation =
    * workspace only, whatever visitor ids and emails they name, and the other
    * workspace's API key sees nothing of what they derive
    */
-  | { kind: 'ingest' };
+  | { kind: 'ingest' }
+  /**
+   * erasing a person (CONTRACT C8.4) by the email and by the visitor id of
+   * the other workspace's own identity: nothing of the caller's matches, so
+   * nothing is erased, and the other workspace's identity stays
+   */
+  | { kind: 'erase' }
+  /** a detail of one item by path id that is not an item itself (a list's rule): another workspace's id answers like an unknown id */
+  | { kind: 'detail'; resource: Resource }
+  /** identities added to a list by id (CONTRACT C6.4): another workspace's list answers like an unknown one; its identities are refused (403) */
+  | { kind: 'add-members' }
+  /** an identity removed from a list: another workspace's list or identity answers like an unknown one, and its list keeps its members */
+  | { kind: 'remove-member' }
+  /**
+   * a webhook endpoint route (CONTRACT C8.5): the other workspace's endpoint
+   * answers like an unknown one (404) and stays as it was; lists and
+   * creations hold the caller's endpoints only
+   */
+  | { kind: 'webhook'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -64,6 +87,10 @@ export const NOT_TENANT: Record<string, string> = {
   'PUT /dashboard/api/account/password': "the caller's own password; no workspace data",
   'GET /t.js': 'the tracker script: one public file for every site; no data',
   'OPTIONS /e': 'the CORS preflight of the events endpoint: no key, no body, no data',
+  'GET /docs': 'the API reference page (static HTML, CONTRACT C8.1); no data',
+  'GET /docs/js/scalar.js': "the API reference's script, bundled in its package; no data",
+  'GET /docs/openapi.json': 'the API description, as the reference reads it; no data',
+  'GET /docs/openapi.yaml': 'the API description in YAML; no data',
 };
 
 let memberCounter = 0;
@@ -71,6 +98,15 @@ let memberCounter = 0;
 export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/leads': { kind: 'list', resource: 'leads' },
   'POST /api/v1/leads': { kind: 'create', resource: 'leads', body: { code: 'matrix-create' } },
+  'DELETE /api/v1/leads/:id': { kind: 'action', target: 'leads' },
+  'POST /api/v1/erasures': { kind: 'erase' },
+  'POST /api/v1/webhooks': { kind: 'webhook', action: 'create' },
+  'GET /api/v1/webhooks': { kind: 'webhook', action: 'list' },
+  'GET /api/v1/webhooks/:id': { kind: 'webhook', action: 'read' },
+  'PATCH /api/v1/webhooks/:id': { kind: 'webhook', action: 'update' },
+  'DELETE /api/v1/webhooks/:id': { kind: 'webhook', action: 'delete' },
+  'GET /api/v1/webhooks/:id/deliveries': { kind: 'webhook', action: 'deliveries' },
+  'POST /api/v1/webhooks/:id/test': { kind: 'webhook', action: 'test' },
   'GET /api/v1/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /api/v1/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { changed: true }, summary: { x: 1 } } },
   'GET /api/v1/identities': { kind: 'list', resource: 'identities' },
@@ -81,7 +117,16 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/identities/:id/personalities': { kind: 'children', parent: 'identities', child: 'personalities', paged: false },
   'GET /api/v1/companies': { kind: 'list', resource: 'companies' },
   'GET /api/v1/companies/:id': { kind: 'read', resource: 'companies' },
+  'GET /api/v1/companies/:id/identities': { kind: 'children', parent: 'companies', child: 'identities', paged: true },
   'GET /api/v1/lists': { kind: 'list', resource: 'lists' },
+  'POST /api/v1/lists': { kind: 'create', resource: 'lists', body: { name: 'matrix list' } },
+  'GET /api/v1/lists/:id': { kind: 'read', resource: 'lists' },
+  'PATCH /api/v1/lists/:id': { kind: 'update', resource: 'lists', body: { description: 'changed', color: '#445566' } },
+  'DELETE /api/v1/lists/:id': { kind: 'action', target: 'lists' },
+  'GET /api/v1/lists/:id/rule': { kind: 'detail', resource: 'lists' },
+  'GET /api/v1/lists/:id/identities': { kind: 'children', parent: 'lists', child: 'identities', paged: true },
+  'POST /api/v1/lists/:id/identities': { kind: 'add-members' },
+  'DELETE /api/v1/lists/:id/identities/:identity_id': { kind: 'remove-member' },
   'GET /api/v1/users': { kind: 'list', resource: 'users' },
   'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
@@ -97,11 +142,18 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/companies': { kind: 'list', resource: 'companies' },
   'GET /dashboard/api/companies/:id': { kind: 'read', resource: 'companies' },
   'GET /dashboard/api/lists': { kind: 'list', resource: 'lists' },
+  'GET /dashboard/api/lists/:id': { kind: 'read', resource: 'lists' },
+  'GET /dashboard/api/lists/:id/identities': { kind: 'children', parent: 'lists', child: 'identities', paged: true },
+  'GET /dashboard/api/ideal-customer': { kind: 'ideal-customer' },
+  'PUT /dashboard/api/ideal-customer': { kind: 'ideal-customer' },
   'GET /dashboard/api/workspace': { kind: 'summary', of: 'workspace' },
   'GET /dashboard/api/keys': { kind: 'keys' },
   'POST /dashboard/api/keys': { kind: 'own-create', target: 'keys', body: () => ({ type: 'development', name: 'matrix key' }) },
   'POST /dashboard/api/keys/:id/rotate': { kind: 'action', target: 'keys' },
   'POST /dashboard/api/keys/:id/revoke': { kind: 'action', target: 'keys' },
+  'GET /dashboard/api/site-keys': { kind: 'site-keys' },
+  'POST /dashboard/api/site-keys': { kind: 'own-create', target: 'site-keys', body: () => ({ name: 'matrix site', origins: ['https://matrix.example.com'] }) },
+  'POST /dashboard/api/site-keys/:id/revoke': { kind: 'action', target: 'site-keys' },
   'GET /dashboard/api/members': { kind: 'list', resource: 'users' },
   'POST /dashboard/api/members': {
     kind: 'own-create',
@@ -117,7 +169,8 @@ export const MATRIX: Record<string, Operation> = {
 
 /** Changes run after every read, so that reads see the fixtures as seeded. */
 export function matrixOrder(keys: readonly string[]): string[] {
-  const changes = (key: string) => (['update', 'create', 'own-create', 'action', 'switch'].includes(MATRIX[key]?.kind ?? '') ? 1 : 0);
+  const changes = (key: string) =>
+    ['update', 'create', 'own-create', 'action', 'switch', 'erase', 'add-members', 'remove-member'].includes(MATRIX[key]?.kind ?? '') ? 1 : 0;
   return [...keys].sort((a, b) => changes(a) - changes(b));
 }
 
@@ -264,6 +317,11 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
     { id: shared.personalities, visitor_id: shared.visitor, score: 0.5, personality: { type: tag, traits: [tag] }, learning_percentage: 0.5 },
     { id: own.personalities, visitor_id: own.visitor, score: 0.25, personality: { type: `${tag}2`, traits: [] }, learning_percentage: 0.25 },
   ]);
+  // the shared identity works at the shared company (C6.1) and is in the shared list (C6.4)
+  const repos = new Store(t.db.database).forWorkspace(ws).repos;
+  await repos.identities.setCompany(shared.identities, shared.companies);
+  const sharedIdentity = await repos.identities.findById(shared.identities);
+  await repos.listMembers.add(shared.lists, [{ identity_id: shared.identities, identity_created_at: sharedIdentity!.created_at }], new Date().toISOString());
   await importRows(t, ws, 'leads', [
     { id: shared.leads, code: `${tag}-shared`, source: `${lower}-source`, identity_id: shared.identities, company_id: shared.companies },
     { id: own.leads, code: `${tag}-own`, source: `${lower}-source`, visitor_id: own.visitor },
@@ -299,6 +357,7 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
     children: {
       activity: { [shared.identities]: set(shared.activity, own.activity), [own.identities]: set(extraActivity) },
       personalities: { [shared.identities]: set(shared.personalities), [own.identities]: set(own.personalities) },
+      identities: { [shared.companies]: set(shared.identities), [shared.lists]: set(shared.identities) },
     },
   };
 }

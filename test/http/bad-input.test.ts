@@ -426,11 +426,13 @@ describe.each(storeKinds())('bad input on %s', (kind) => {
       });
 
       it('a valid body of exactly 1 MiB is accepted, with or without Content-Length', async () => {
-        const payload = sized(MIB);
+        // a stored object is at most 32 KiB (issue 9): the rest of the MiB is whitespace
+        const value = head + 'a'.repeat(30_000) + tail;
+        const payload = value + ' '.repeat(MIB - value.length);
         expect(Buffer.byteLength(payload)).toBe(MIB);
         const honest = await t.as(ws, raw(target, payload, JSON_TYPE, await freshUrl(target)));
         expect(honest.statusCode).toBe(target.success);
-        expect((honest.json().data[target.objectField].x as string).length).toBe(MIB - head.length - tail.length);
+        expect((honest.json().data[target.objectField].x as string).length).toBe(30_000);
         const chunked = await t.as(ws, {
           method: target.method,
           url: await freshUrl(target),
@@ -487,8 +489,8 @@ describe.each(storeKinds())('bad input on %s', (kind) => {
 
   describe('C3.5: methods, paths and URLs', () => {
     it.each([
-      ['DELETE', '/api/v1/leads/{lead}', 'GET, HEAD, PATCH'],
-      ['PUT', '/api/v1/leads/{lead}', 'GET, HEAD, PATCH'],
+      // DELETE /leads/{id} exists (C8.4)
+      ['PUT', '/api/v1/leads/{lead}', 'DELETE, GET, HEAD, PATCH'],
       ['PUT', '/api/v1/leads', 'GET, HEAD, POST'],
       ['DELETE', '/api/v1/leads', 'GET, HEAD, POST'],
       ['DELETE', '/api/v1/identities/{identity}', 'GET, HEAD, PATCH'],

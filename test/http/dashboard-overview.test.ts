@@ -2,12 +2,16 @@
  * The dashboard's overview on both stores: leads per UTC day by source over
  * the last 30 or 90 days, read from the per-day counters (lead_counts), and
  * new identities per day; one point per day, zeros included, today last.
+ * Top pages: page views sent through the events endpoint (POST /e) counted
+ * per page and day as they are derived (page_counts), most viewed first.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { dashboard, member, signIn, type DashboardSession } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
+import { conversion, createSiteKey, identify, pageView, postEvents, track, type Event } from '../helpers/tracking.js';
 
 const DAY_MS = 86_400_000;
 
@@ -15,12 +19,14 @@ interface Overview {
   days: { day: string; leads: number; by_source: Record<string, number>; identities: number }[];
   sources: string[];
   totals: { leads: number; identities: number };
+  top_pages: { host: string; path: string; views: number }[];
 }
 
 describe.each(storeKinds())('the dashboard overview on %s', (kind) => {
   let t: TestApp;
   let base: string;
   let session: DashboardSession;
+  let workspaceId: string;
   const now = Date.now();
   const today = new Date(now).toISOString().slice(0, 10);
   const dayAgo = (days: number) => new Date(now - days * DAY_MS).toISOString();
@@ -29,6 +35,7 @@ describe.each(storeKinds())('the dashboard overview on %s', (kind) => {
     t = await createTestApp(kind);
     base = await t.listen();
     const workspace = await t.createWorkspace('Overview');
+    workspaceId = workspace.id;
     session = await signIn(base, await member(t, workspace.id, 'viewer'));
     await importRows(t, workspace.id, 'leads', [
       { source: 'website', created_at: dayAgo(0) },
@@ -41,6 +48,8 @@ describe.each(storeKinds())('the dashboard overview on %s', (kind) => {
     await importRows(t, workspace.id, 'identities', [{ created_at: dayAgo(1) }, { created_at: dayAgo(1) }, { created_at: dayAgo(60) }]);
     const other = await t.createWorkspace('Elsewhere');
     await importRows(t, other.id, 'leads', [{ source: 'website', created_at: dayAgo(0) }]);
+    const { key: otherKey } = await createSiteKey(t, other);
+    expect((await postEvents(base, otherKey, [pageView(randomUUID(), '/elsewhere'), pageView(randomUUID(), '/pricing')])).status).toBe(202);
   });
   afterAll(async () => t?.close());
 
@@ -68,6 +77,63 @@ describe.each(storeKinds())('the dashboard overview on %s', (kind) => {
     expect(data.days).toHaveLength(90);
     expect(data.totals).toEqual({ leads: 5, identities: 3 });
     expect(data.sources).toEqual(['website', 'campaign', 'referral']);
+  });
+
+  it('top pages: page views sent to the events endpoint, counted per page (no query string), most viewed first, this workspace only', async () => {
+    const workspace = { id: workspaceId } as Parameters<typeof createSiteKey>[1];
+    const { key } = await createSiteKey(t, workspace);
+    expect((await overview()).top_pages).toEqual([]);
+    const [ada, bob, cy] = [randomUUID(), randomUUID(), randomUUID()];
+    const fiveDaysAgo = { ts: dayAgo(5) };
+    const batch: Event[] = [
+      pageView(ada, '/pricing'),
+      pageView(ada, '/pricing?plan=pro#faq'),
+      pageView(bob, '/pricing'),
+      pageView(bob, '/'),
+      pageView(cy, '/'),
+      pageView(cy, '/docs/start', fiveDaysAgo),
+      pageView(cy, '/docs/start', fiveDaysAgo),
+      pageView(cy, '/docs/start', fiveDaysAgo),
+      pageView(cy, '/docs/start', fiveDaysAgo),
+      // the same path on another host of the workspace is another page
+      pageView(ada, '/pricing', { url: 'https://Blog.Example.com/pricing' }),
+      // only page views count
+      track(ada, 'Clicked'),
+      identify(ada, { email: 'ada@example.com' }),
+      conversion(bob, 'Signed up', { url: 'https://shop.example.com/pricing' }),
+    ];
+    const sent = await postEvents(base, key, batch);
+    expect(sent.status).toBe(202);
+    // a batch sent again is duplicates: nothing counts twice
+    expect((await postEvents(base, key, batch)).body).toMatchObject({ data: { accepted: 0, duplicates: batch.length } });
+    // events older than 7 days are ignored, and not counted
+    expect((await postEvents(base, key, [pageView(cy, '/old', { ts: dayAgo(8) })])).body).toMatchObject({ data: { ignored: 1 } });
+
+    const shop = 'shop.example.com';
+    expect((await overview()).top_pages).toEqual([
+      { host: shop, path: '/docs/start', views: 4 },
+      { host: shop, path: '/pricing', views: 3 },
+      { host: shop, path: '/', views: 2 },
+      { host: 'blog.example.com', path: '/pricing', views: 1 },
+    ]);
+    // the last 3 days leave out what was viewed 5 days ago
+    expect((await overview(3)).top_pages).toEqual([
+      { host: shop, path: '/pricing', views: 3 },
+      { host: shop, path: '/', views: 2 },
+      { host: 'blog.example.com', path: '/pricing', views: 1 },
+    ]);
+    expect((await overview(90)).top_pages.map((page) => page.path)).not.toContain('/elsewhere');
+  });
+
+  it('top pages: at most ten, in the order of their views', async () => {
+    const { key } = await createSiteKey(t, { id: workspaceId } as Parameters<typeof createSiteKey>[1]);
+    const visitor = randomUUID();
+    const events = Array.from({ length: 12 }, (_, index) => Array.from({ length: 20 + index }, () => pageView(visitor, `/many/${index}`))).flat();
+    for (let start = 0; start < events.length; start += 100) expect((await postEvents(base, key, events.slice(start, start + 100))).status).toBe(202);
+    const pages = (await overview()).top_pages;
+    expect(pages).toHaveLength(10);
+    expect(pages.map((page) => page.path)).toEqual(Array.from({ length: 10 }, (_, index) => `/many/${11 - index}`));
+    expect(pages.map((page) => page.views)).toEqual(Array.from({ length: 10 }, (_, index) => 31 - index));
   });
 
   it('a period that is not a whole number of days from 1 to 366 is 400', async () => {

@@ -62,10 +62,14 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     for (const holder of [a, b]) {
       holder.session = await signIn(holder.tag);
       keys.set(holder.tag, new Set([holder.workspace.production.id, holder.workspace.development.id]));
+      const site = await createSiteKey(t, holder.workspace);
+      siteKeys.set(holder.tag, new Map([[site.id, site.key]]));
     }
     plan = planMatrix(t.app.routeTable.routes());
   });
   const keys = new Map<string, Set<string>>();
+  /** each workspace's site keys: id → key */
+  const siteKeys = new Map<string, Map<string, string>>();
 
   /** The dashboard session of the workspace's admin (a person of that workspace only). */
   async function signIn(tag: string) {
@@ -154,23 +158,101 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect(await keyIds(caller)).toEqual(keys.get(caller.tag));
   }
 
+  async function siteKeyList(holder: Holdings): Promise<{ id: string; key: string; revoked_at: string | null }[]> {
+    const answer = await call(holder.workspace, 'GET', '/dashboard/api/site-keys');
+    expect(answer.status).toBe(200);
+    expect(answer.workspace).toBe(holder.workspace.id);
+    return answer.body.data as { id: string; key: string; revoked_at: string | null }[];
+  }
+
+  /** each workspace sets its own ideal customer and reads it back; the other's never shows */
+  async function checkIdealCustomer(caller: Holdings, other: Holdings) {
+    const industries = [`${caller.tag} industry`];
+    const set = await call(caller.workspace, 'PUT', '/dashboard/api/ideal-customer', { industries, employee_ranges: [], countries: [] });
+    expect(set.status).toBe(200);
+    expect(set.workspace).toBe(caller.workspace.id);
+    const read = await call(caller.workspace, 'GET', '/dashboard/api/ideal-customer');
+    expect((read.body.data as { industries: string[] }).industries).toEqual(industries);
+    const theirs = await call(other.workspace, 'GET', '/dashboard/api/ideal-customer');
+    expect(theirs.workspace).toBe(other.workspace.id);
+    expect((theirs.body.data as { industries: string[] }).industries).not.toContain(industries[0]);
+  }
+
+  async function checkSiteKeys(caller: Holdings) {
+    const listed = await siteKeyList(caller);
+    expect(new Map(listed.map((key) => [key.id, key.key]))).toEqual(siteKeys.get(caller.tag));
+  }
+
+  /** whether events sent with the site key are taken (202) */
+  async function siteKeyWorks(key: string): Promise<boolean> {
+    const sent = await postEvents(base, key, [pageView(randomUUID(), '/still-works')]);
+    return sent.status === 202;
+  }
+
   /** another workspace's id answers like an unknown one, and the other workspace's item is untouched */
   async function checkAction(caller: Holdings, other: Holdings, operation: PlannedOperation, target: Target, body?: Record<string, unknown>) {
     const unknown = await unknownAnswer(caller, operation, body);
-    const foreignId = target === 'keys' ? other.workspace.development.id : other.only[target];
+    const foreignId =
+      target === 'keys' ? other.workspace.development.id : target === 'site-keys' ? [...siteKeys.get(other.tag)!.keys()][0]! : other.only[target];
     const answer = await call(caller.workspace, operation.route.method, pathOf(operation, foreignId), body);
     expect(answer).toEqual({ ...unknown, workspace: caller.workspace.id });
     if (target === 'keys') {
       expect(await keyIds(other)).toEqual(keys.get(other.tag));
       const stillWorks = await fetch(`${base}/api/v1/leads?limit=1`, { headers: { authorization: `Bearer ${other.workspace.development.key}` } });
       expect(stillWorks.status).toBe(200);
+    } else if (target === 'site-keys') {
+      expect((await siteKeyList(other)).map((key) => [key.id, key.revoked_at])).toContainEqual([foreignId, null]);
+      expect(await siteKeyWorks(siteKeys.get(other.tag)!.get(foreignId)!)).toBe(true);
     } else {
       expect((await read(other, target, foreignId)).status).toBe(200);
     }
   }
 
-  async function checkOwnCreate(caller: Holdings, other: Holdings, operation: PlannedOperation, target: 'keys' | 'users', body: Record<string, unknown>) {
-    const before = target === 'keys' ? await keyIds(other) : await total(other, 'users');
+  async function checkErase(caller: Holdings, other: Holdings, operation: PlannedOperation) {
+    const foreign = await read(other, 'identities', other.only.identities);
+    const { email, visitor_id } = foreign.body.data as { email: string; visitor_id: string };
+    const otherTotals = { leads: await total(other, 'leads'), identities: await total(other, 'identities') };
+    for (const body of [{ email }, { visitor_id }] as Record<string, string>[]) {
+      // the caller may hold a person of its own with that email (events name any email): only those go
+      const own = await call(caller.workspace, 'GET', `/api/v1/identities?${new URLSearchParams(body).toString()}`);
+      const answer = await call(caller.workspace, 'POST', operation.route.url, body);
+      expect(answer.status).toBe(200);
+      expect(answer.workspace).toBe(caller.workspace.id);
+      expect((answer.body.data as { identities: number }).identities).toBe((own.body.pagination as { total: number }).total);
+    }
+    expect((await read(other, 'identities', other.only.identities)).body).toEqual(foreign.body);
+    expect({ leads: await total(other, 'leads'), identities: await total(other, 'identities') }).toEqual(otherTotals);
+  }
+
+  async function checkWebhook(caller: Holdings, other: Holdings, operation: PlannedOperation, action: string) {
+    const hook = { url: 'https://203.0.113.10/matrix', events: ['lead.created'] };
+    const made = await call(other.workspace, 'POST', '/api/v1/webhooks', hook);
+    expect(made.status).toBe(201);
+    const foreignId = (made.body.data as { id: string }).id;
+    const before = await call(other.workspace, 'GET', `/api/v1/webhooks/${foreignId}`);
+    const ids = async (holder: Holdings) =>
+      ((await call(holder.workspace, 'GET', '/api/v1/webhooks?limit=100')).body.data as { id: string }[]).map((item) => item.id);
+    if (action === 'create') {
+      const created = await call(caller.workspace, 'POST', operation.route.url, hook);
+      expect(created.status).toBe(201);
+      const id = (created.body.data as { id: string }).id;
+      expect(await ids(caller)).toContain(id);
+      expect(await ids(other)).not.toContain(id);
+    } else if (action === 'list') {
+      const answer = await call(caller.workspace, 'GET', operation.route.url);
+      expect(answer.status).toBe(200);
+      expect((answer.body.data as { id: string }[]).map((item) => item.id)).not.toContain(foreignId);
+    } else {
+      const body = action === 'update' ? { url: 'https://203.0.113.11/changed', enabled: false } : undefined;
+      const answer = await call(caller.workspace, operation.route.method, pathOf(operation, foreignId), body);
+      expect(answer.status).toBe(404);
+      expect(answer.workspace).toBe(caller.workspace.id);
+    }
+    expect(await call(other.workspace, 'GET', `/api/v1/webhooks/${foreignId}`)).toEqual(before);
+  }
+
+  async function checkOwnCreate(caller: Holdings, other: Holdings, operation: PlannedOperation, target: 'keys' | 'site-keys' | 'users', body: Record<string, unknown>) {
+    const before = target === 'keys' ? await keyIds(other) : target === 'site-keys' ? await siteKeyList(other) : await total(other, 'users');
     const created = await call(caller.workspace, 'POST', operation.route.url, body);
     expect(created.status).toBe(201);
     expect(created.workspace).toBe(caller.workspace.id);
@@ -181,6 +263,13 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
       const used = await fetch(`${base}/api/v1/leads?limit=1`, { headers: { authorization: `Bearer ${data.key}` } });
       expect(used.headers.get('x-workspace-id')).toBe(caller.workspace.id);
       expect(await keyIds(other)).toEqual(before);
+    } else if (target === 'site-keys') {
+      expect(data.workspace_id).toBe(caller.workspace.id);
+      siteKeys.get(caller.tag)!.set(data.id as string, data.key as string);
+      expect(await siteKeyList(other)).toEqual(before);
+      // its events land in the caller's workspace (the ingest check shows they never reach the other)
+      const sent = await postEvents(base, data.key as string, [pageView(randomUUID(), '/matrix')], { origin: 'https://matrix.example.com' });
+      expect(sent.status).toBe(202);
     } else {
       caller.ids.users.add(data.member!.id);
       expect((await read(caller, 'users', data.member!.id)).status).toBe(200);
@@ -189,13 +278,23 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     }
   }
 
-  async function checkSummary(caller: Holdings, of: 'workspace' | 'overview') {
+  async function checkSummary(caller: Holdings, other: Holdings, of: 'workspace' | 'overview') {
+    if (of === 'overview') {
+      // a page view of the caller's own: its top pages show it, and never the other workspace's
+      const [key] = siteKeys.get(caller.tag)!.values();
+      expect((await postEvents(base, key!, [pageView(randomUUID(), `/summary-${caller.tag}`)])).status).toBe(202);
+    }
     const answer = await call(caller.workspace, 'GET', `/dashboard/api/${of}`);
     expect(answer.status).toBe(200);
     expect(answer.workspace).toBe(caller.workspace.id);
     const data = answer.body.data as { id?: string; totals?: { leads: number; identities: number } };
     if (of === 'workspace') expect(data.id).toBe(caller.workspace.id);
-    else expect(data.totals).toEqual({ leads: await total(caller, 'leads'), identities: await total(caller, 'identities') });
+    else {
+      expect(data.totals).toEqual({ leads: await total(caller, 'leads'), identities: await total(caller, 'identities') });
+      const paths = (answer.body.data as { top_pages: { path: string }[] }).top_pages.map((page) => page.path);
+      expect(paths).toContain(`/summary-${caller.tag}`);
+      expect(paths).not.toContain(`/summary-${other.tag}`);
+    }
   }
 
   async function checkSwitch(caller: Holdings, other: Holdings, operation: PlannedOperation) {
@@ -272,9 +371,51 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     const created = await call(caller.workspace, 'POST', operation.route.url, { ...body, ...references });
     expect(created.status).toBe(201);
     const item = created.body.data as Record<string, unknown>;
-    expect(item).toMatchObject({ workspace_id: caller.workspace.id, ...references });
+    // list objects keep the spec's fields, which have no workspace_id (C6.4)
+    expect(item).toMatchObject({ ...(resource === 'lists' ? {} : { workspace_id: caller.workspace.id }), ...references });
     caller.ids[resource].add(item.id as string);
     expect((await read(other, resource, item.id as string)).status).toBe(404);
+  }
+
+  async function checkDetail(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: Resource) {
+    const unknown = await unknownAnswer(caller, operation);
+    expect(await call(caller.workspace, 'GET', pathOf(operation, other.only[resource]))).toEqual({ ...unknown, workspace: caller.workspace.id });
+    const own = await call(caller.workspace, 'GET', pathOf(operation, shared[resource]));
+    expect(own.status).toBe(200);
+    expect(own.workspace).toBe(caller.workspace.id);
+  }
+
+  const membersOf = async (holder: Holdings, listId: string) =>
+    new Set((await walk(holder, `/api/v1/lists/${listId}/identities`)).map((identity) => identity.id as string));
+
+  async function checkAddMembers(caller: Holdings, other: Holdings, operation: PlannedOperation) {
+    const body = { identity_ids: [caller.only.identities] };
+    const unknown = await unknownAnswer(caller, operation, body);
+    const otherMembers = await membersOf(other, other.only.lists);
+    expect(await call(caller.workspace, 'POST', pathOf(operation, other.only.lists), body)).toEqual({ ...unknown, workspace: caller.workspace.id });
+    expect(await membersOf(other, other.only.lists)).toEqual(otherMembers);
+    // another workspace's identity is refused (C3.7), and nothing is added
+    const before = await membersOf(caller, caller.only.lists);
+    const refused = await call(caller.workspace, 'POST', pathOf(operation, caller.only.lists), { identity_ids: [other.only.identities] });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'forbidden', message: 'access denied to requested resource', details: { field: 'identity_ids' } });
+    expect(await membersOf(caller, caller.only.lists)).toEqual(before);
+    // a shared id names the caller's own identity
+    const added = await call(caller.workspace, 'POST', pathOf(operation, caller.only.lists), { identity_ids: [shared.identities] });
+    expect(added.status).toBe(200);
+    expect(await membersOf(caller, caller.only.lists)).toEqual(new Set([...before, shared.identities]));
+  }
+
+  async function checkRemoveMember(caller: Holdings, other: Holdings, operation: PlannedOperation) {
+    const path = (list: string, identity: string) => operation.route.url.replace(':id', list).replace(':identity_id', identity);
+    const otherMembers = await membersOf(other, shared.lists);
+    const unknown = await call(caller.workspace, 'DELETE', path(randomUUID(), shared.identities));
+    expect(unknown.status).toBe(404);
+    expect(await call(caller.workspace, 'DELETE', path(other.only.lists, shared.identities))).toEqual({ ...unknown, workspace: caller.workspace.id });
+    const unknownIdentity = await call(caller.workspace, 'DELETE', path(shared.lists, randomUUID()));
+    expect(unknownIdentity.status).toBe(404);
+    expect(await call(caller.workspace, 'DELETE', path(shared.lists, other.only.identities))).toEqual({ ...unknownIdentity, workspace: caller.workspace.id });
+    expect(await membersOf(other, shared.lists)).toEqual(otherMembers);
   }
 
   /** What the other workspace's API key can see of its data. */
@@ -336,6 +477,12 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
           case 'keys':
             await checkKeys(caller);
             break;
+          case 'site-keys':
+            await checkSiteKeys(caller);
+            break;
+          case 'ideal-customer':
+            await checkIdealCustomer(caller, other);
+            break;
           case 'action':
             await checkAction(caller, other, operation!, spec.target, spec.body);
             break;
@@ -343,7 +490,7 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             await checkOwnCreate(caller, other, operation!, spec.target, spec.body());
             break;
           case 'summary':
-            await checkSummary(caller, spec.of);
+            await checkSummary(caller, other, spec.of);
             break;
           case 'switch':
             await checkSwitch(caller, other, operation!);
@@ -362,6 +509,21 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'ingest':
             await checkIngest(caller, other);
+            break;
+          case 'erase':
+            await checkErase(caller, other, operation!);
+            break;
+          case 'detail':
+            await checkDetail(caller, other, operation!, spec.resource);
+            break;
+          case 'add-members':
+            await checkAddMembers(caller, other, operation!);
+            break;
+          case 'remove-member':
+            await checkRemoveMember(caller, other, operation!);
+            break;
+          case 'webhook':
+            await checkWebhook(caller, other, operation!, spec.action);
             break;
         }
       }

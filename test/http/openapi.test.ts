@@ -24,25 +24,41 @@ interface Schema {
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, Record<string, string>> };
+  components: {
+    schemas: Record<string, Schema>;
+    headers: Record<string, unknown>;
+    securitySchemes: Record<string, Record<string, string>>;
+  };
   security?: Record<string, string[]>[];
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/** The spec's 14 endpoints plus GET /identities/{id} (C4.5). */
+/** The spec's 14 endpoints plus GET /identities/{id} (C4.5), DELETE /leads/{id} and POST /erasures (C8.4), the webhooks' (C8.5). */
 const ENDPOINTS: Record<string, string[]> = {
   '/api/v1/leads': ['get', 'post'],
-  '/api/v1/leads/{id}': ['get', 'patch'],
+  '/api/v1/leads/{id}': ['get', 'patch', 'delete'],
   '/api/v1/identities': ['get', 'post'],
   '/api/v1/identities/{id}': ['get', 'patch'],
   '/api/v1/identities/{id}/activity': ['get'],
   '/api/v1/identities/{id}/personalities': ['get'],
   '/api/v1/companies': ['get'],
   '/api/v1/companies/{id}': ['get'],
-  '/api/v1/lists': ['get'],
+  '/api/v1/lists': ['get', 'post'],
   '/api/v1/users': ['get'],
+  // CONTRACT C6.1, C6.4
+  '/api/v1/companies/{id}/identities': ['get'],
+  '/api/v1/lists/{id}': ['get', 'patch', 'delete'],
+  '/api/v1/lists/{id}/rule': ['get'],
+  '/api/v1/lists/{id}/identities': ['get', 'post'],
+  '/api/v1/lists/{id}/identities/{identity_id}': ['delete'],
   '/api/v1/users/{id}': ['get'],
+  // C8.4, C8.5
+  '/api/v1/erasures': ['post'],
+  '/api/v1/webhooks': ['get', 'post'],
+  '/api/v1/webhooks/{id}': ['get', 'patch', 'delete'],
+  '/api/v1/webhooks/{id}/deliveries': ['get'],
+  '/api/v1/webhooks/{id}/test': ['post'],
 };
 
 /** The spec's field tables, and the error body of C3.5. */
@@ -88,14 +104,14 @@ const BODY_FIELDS: [string, string, string[]][] = [
   ['patch', '/api/v1/identities/{id}', ['name', 'traits', 'is_favorite']],
 ];
 
-/** The query parameters of each list (spec: Endpoints; C3.9). */
+/** The query parameters of each list (spec: Endpoints; C3.9; the cursor of C8.3). */
 const QUERY_PARAMETERS: [string, string[]][] = [
-  ['/api/v1/leads', ['limit', 'offset', 'source', 'code', 'created_after', 'created_before']],
-  ['/api/v1/identities', ['limit', 'offset', 'email', 'visitor_id', 'is_favorite', 'created_after', 'created_before']],
-  ['/api/v1/identities/{id}/activity', ['limit', 'offset']],
-  ['/api/v1/companies', ['limit', 'offset', 'name', 'domain']],
-  ['/api/v1/lists', ['limit', 'offset']],
-  ['/api/v1/users', ['limit', 'offset', 'role']],
+  ['/api/v1/leads', ['limit', 'offset', 'cursor', 'source', 'code', 'created_after', 'created_before']],
+  ['/api/v1/identities', ['limit', 'offset', 'cursor', 'email', 'visitor_id', 'is_favorite', 'created_after', 'created_before']],
+  ['/api/v1/identities/{id}/activity', ['limit', 'offset', 'cursor']],
+  ['/api/v1/companies', ['limit', 'offset', 'cursor', 'name', 'domain']],
+  ['/api/v1/lists', ['limit', 'offset', 'cursor']],
+  ['/api/v1/users', ['limit', 'offset', 'cursor', 'role']],
 ];
 
 const ref = (name: string) => `#/components/schemas/${name}`;
@@ -152,19 +168,20 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
     const refs = collectRefs(doc);
     expect(refs.length).toBeGreaterThan(0);
     for (const target of refs) {
-      expect(target, target).toMatch(/^#\/components\/schemas\/[A-Za-z]+$/);
-      expect(doc.components.schemas[target.slice(ref('').length)], target).toBeDefined();
+      const [, section, name] = /^#\/components\/(schemas|headers)\/([A-Za-z-]+)$/.exec(target) ?? [];
+      expect(section, target).toBeDefined();
+      expect(doc.components[section as 'schemas' | 'headers'][name as string], target).toBeDefined();
     }
   });
 
-  it('lists every path and method of the API: the 14 endpoints of the spec and GET /identities/{id} (C4.5)', () => {
+  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 9 of C6, and deletion, erasure and webhooks (C8.4, C8.5)', () => {
     const apiPaths = Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/'));
     expect(apiPaths.sort()).toEqual(Object.keys(ENDPOINTS).sort());
     for (const [path, methods] of Object.entries(ENDPOINTS)) {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(15);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(33);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {
@@ -244,5 +261,212 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
       const id = operation.parameters?.find((parameter) => parameter.in === 'path' && parameter.name === 'id');
       expect(id?.required, `${method} ${path}`).toBe(true);
     }
+  });
+});
+
+/** The webhook event types of CONTRACT C8.5, and the test event. */
+const WEBHOOK_EVENTS = [
+  'webhook.test',
+  'lead.created',
+  'lead.updated',
+  'lead.deleted',
+  'identity.created',
+  'identity.updated',
+  'identity.identified',
+  'list.member_added',
+  'list.member_removed',
+];
+
+interface FullOperation extends Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: unknown[];
+  requestBody?: Operation['requestBody'] & { content: Record<string, { schema: Schema; example?: unknown }> };
+  responses: Record<
+    string,
+    { description?: string; headers?: Record<string, unknown>; content?: Record<string, { schema: Schema; example?: unknown }> }
+  >;
+}
+
+describe('C8.1: a reference for the developers who call the API', () => {
+  let t: TestApp;
+  let doc: OpenApiDocument & {
+    info: { license?: { name?: string; identifier?: string; url?: string } };
+    servers?: { url: string; description?: string }[];
+    tags?: { name: string; description?: string }[];
+    webhooks?: Record<string, Record<string, FullOperation>>;
+  };
+  const allOperations = (): [string, string, FullOperation][] => [
+    ...(operations(doc) as [string, string, FullOperation][]),
+    ...Object.entries(doc.webhooks ?? {}).flatMap(([name, item]) =>
+      Object.entries(item).map(([method, operation]): [string, string, FullOperation] => [method, `webhook ${name}`, operation]),
+    ),
+  ];
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  });
+  afterAll(async () => t?.close());
+
+  it('every operation has an operationId, a summary, a description and a tag, and the ids are unique', () => {
+    const all = allOperations();
+    expect(all.length).toBeGreaterThan(15);
+    const tagNames = (doc.tags ?? []).map((tag) => tag.name);
+    for (const [method, path, operation] of all) {
+      const where = `${method} ${path}`;
+      expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(operation.summary, where).toMatch(/\S/);
+      expect(operation.description, where).toMatch(/\S{3}/);
+      expect(operation.tags?.length, where).toBeGreaterThan(0);
+      for (const tag of operation.tags ?? []) expect(tagNames, where).toContain(tag);
+    }
+    const ids = all.map(([, , operation]) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('names the operations as the typed client does (list, get, create, update + resource)', () => {
+    const ids = Object.fromEntries(operations(doc).map(([method, path, operation]) => [`${method} ${path}`, (operation as FullOperation).operationId]));
+    expect(ids).toMatchObject({
+      'get /api/v1/leads': 'listLeads',
+      'post /api/v1/leads': 'createLead',
+      'get /api/v1/leads/{id}': 'getLead',
+      'patch /api/v1/leads/{id}': 'updateLead',
+      'get /api/v1/identities': 'listIdentities',
+      'get /api/v1/identities/{id}/activity': 'listIdentityActivity',
+      'get /api/v1/users/{id}': 'getUser',
+      'post /e': 'sendEvents',
+    });
+  });
+
+  it('every tag has a description; the document names its license and a server', () => {
+    expect(doc.tags?.length).toBeGreaterThanOrEqual(7);
+    for (const tag of doc.tags ?? []) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20);
+    expect(doc.info.license?.name).toBe('Apache-2.0');
+    expect(doc.info.license?.identifier ?? doc.info.license?.url).toBeDefined();
+    expect(doc.servers?.length).toBeGreaterThan(0);
+    for (const server of doc.servers ?? []) expect(server.url).toMatch(/^(\/|https?:\/\/)/);
+  });
+
+  it('every operation shows an example of its success answer and of its request body', () => {
+    for (const [method, path, operation] of allOperations()) {
+      const where = `${method} ${path}`;
+      const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+      expect(success.length, where).toBe(1);
+      if (!path.startsWith('webhook ')) {
+        const [status, response] = success[0] as [string, FullOperation['responses'][string]];
+        if (status !== '204') expect(response.content?.['application/json']?.example, where).toBeDefined();
+        expect(response.description, where).not.toBe('Default Response');
+      }
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        expect(media.example, `${where} ${type}`).toBeDefined();
+      }
+    }
+  });
+
+  it('C3.5: every error answer of every operation shows an example in the error shape, with its own code', () => {
+    const codes: Record<string, string> = {
+      '400': 'invalid_request',
+      '401': 'unauthorized',
+      '403': 'forbidden',
+      '404': 'not_found',
+      '409': 'idempotency_key_in_use',
+      '413': 'payload_too_large',
+      '415': 'unsupported_media_type',
+      '422': 'idempotency_key_reused',
+      '429': 'rate_limit_exceeded',
+      '500': 'internal_error',
+      '503': 'service_unavailable',
+    };
+    for (const [method, path, operation] of operations(doc) as [string, string, FullOperation][]) {
+      for (const [status, response] of Object.entries(operation.responses).filter(([status]) => Number(status) >= 400)) {
+        const example = response.content?.['application/json']?.example as { error?: string; message?: string } | undefined;
+        expect(example?.error, `${method} ${path} ${status}`).toBe(codes[status]);
+        expect(example?.message, `${method} ${path} ${status}`).toMatch(/\S/);
+      }
+    }
+  });
+
+  it('documents the headers of the answers: X-Request-Id everywhere, Location on 201, Retry-After on 429, Link on lists', () => {
+    for (const [method, path, operation] of operations(doc) as [string, string, FullOperation][]) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const names = Object.keys(response.headers ?? {});
+        const where = `${method} ${path} ${status}`;
+        expect(names, where).toContain('X-Request-Id');
+        if (status === '201') expect(names, where).toContain('Location');
+        if (status === '429') expect(names, where).toContain('Retry-After');
+        const paged = response.content?.['application/json']?.schema?.properties?.pagination !== undefined;
+        if (status === '200') expect(names.includes('Link'), where).toBe(paged);
+      }
+    }
+  });
+
+  it('C8.2: every POST under /api/v1 takes an Idempotency-Key and documents its 409 and 422, and the replay header', () => {
+    const posts = (operations(doc) as [string, string, FullOperation][]).filter(
+      ([method, path]) => method === 'post' && path.startsWith('/api/v1/'),
+    );
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    for (const [, path, operation] of posts) {
+      const key = operation.parameters?.find((parameter) => parameter.name === 'Idempotency-Key');
+      expect(key, path).toMatchObject({ in: 'header', required: false });
+      expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(['409', '422']));
+      const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
+      expect(Object.keys(success?.headers ?? {}), path).toContain('Idempotent-Replayed');
+    }
+    const others = (operations(doc) as [string, string, FullOperation][]).filter(([method]) => method !== 'post');
+    for (const [method, path, operation] of others) {
+      expect(operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key') ?? false, `${method} ${path}`).toBe(false);
+    }
+  });
+
+  it('C5.3: describes the events endpoint: no API key, both media types, the batch and its counts', () => {
+    const operation = doc.paths['/e']?.post as FullOperation | undefined;
+    expect(operation?.operationId).toBe('sendEvents');
+    expect(operation?.security).toEqual([]);
+    expect(Object.keys(operation?.requestBody?.content ?? {}).sort()).toEqual(['application/json', 'text/plain']);
+    const batch = operation?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(batch?.properties ?? {}).sort()).toEqual(['events', 'key']);
+    const counts = operation?.responses['202']?.content?.['application/json']?.schema?.properties?.data;
+    expect(Object.keys(counts?.properties ?? {}).sort()).toEqual(['accepted', 'duplicates', 'ignored']);
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '403', '413', '415', '429']));
+  });
+
+  it('C8.5: describes the payload of every webhook event: {type, timestamp, data}, signed with the Standard Webhooks headers', () => {
+    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    for (const event of WEBHOOK_EVENTS) {
+      const operation = doc.webhooks?.[event]?.post;
+      const media = operation?.requestBody?.content['application/json'];
+      expect(Object.keys(media?.schema.properties ?? {}).sort(), event).toEqual(['data', 'timestamp', 'type']);
+      expect((media?.example as { type?: string } | undefined)?.type, event).toBe(event);
+      const headers = (operation?.parameters ?? []).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
+      expect(headers.sort(), event).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp']);
+    }
+    const leadData = doc.webhooks?.['lead.created']?.post?.requestBody?.content['application/json']?.schema.properties?.data;
+    expect(leadData).toEqual({ $ref: ref('Lead') });
+  });
+
+  it('GET /docs renders the reference without a key, with its script served by this server (no CDN, no web fonts)', async () => {
+    const redirect = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect([200, 301, 302]).toContain(redirect.statusCode);
+    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const scripts = [...page.body.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1] as string);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(src, 'a script of this server, not of a CDN').not.toMatch(/^(https?:)?\/\//);
+      const script = await t.app.inject({ method: 'GET', url: new URL(src, 'http://x/docs/').pathname });
+      expect(script.statusCode, src).toBe(200);
+      expect(script.headers['content-type'], src).toMatch(/javascript/);
+      expect(script.body.length, src).toBeGreaterThan(100_000);
+    }
+    expect(page.body).not.toMatch(/https?:\/\/(cdn\.|fonts\.)/);
+    expect(page.body).toMatch(/"withDefaultFonts":\s*false/);
+    expect(page.body).toMatch(/"telemetry":\s*false/);
+    const served = await t.app.inject({ method: 'GET', url: '/docs/openapi.json' });
+    expect(served.statusCode).toBe(200);
+    expect((served.json() as { paths: unknown }).paths).toEqual(doc.paths);
   });
 });

@@ -141,6 +141,7 @@ describe.runIf(url !== undefined).each(storeKinds())('rate limits through Redis 
       expect(ready.json()).toEqual({
         status: 'ready',
         database: 'ok',
+        writes: 'ok',
         rate_limits: 'redis unreachable: limits are per process',
       });
       const outageLogs = lines.filter((line) => line.includes('Redis is unreachable'));

@@ -113,6 +113,7 @@ describe.runIf(enabled)('two API processes over PostgreSQL and Redis', () => {
       expect(ready).toEqual({
         status: 'ready',
         database: 'ok',
+        writes: 'ok',
         rate_limits: 'redis unreachable: limits are per process',
       });
     }

@@ -1,6 +1,6 @@
-/** Visitor lists (segments) with their details; members of segments appear once segments are computed. */
+/** Visitor lists (segments and static lists); each opens its page with its rule and members. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { api, type Page } from '../api';
 import { Pager } from '../components/pager';
 import { Empty, QueryView } from '../components/states';
@@ -32,7 +32,10 @@ export function ListsPage() {
                 {page.data.map((list) => (
                   <li key={list.id} className="card">
                     <h2>
-                      <span className="swatch" style={{ background: list.color ?? 'transparent' }} aria-hidden="true" /> {list.name}
+                      <span className="swatch" style={{ background: list.color ?? 'transparent' }} aria-hidden="true" />{' '}
+                      <Link to="/lists/$listId" params={{ listId: list.id }}>
+                        {list.name}
+                      </Link>
                     </h2>
                     <p>{list.description ?? <span className="muted">No description.</span>}</p>
                     <p className="muted">

@@ -1,7 +1,8 @@
 /**
  * Overview: leads per day for the last 30 or 90 days by source (from the
- * per-day counters), new identities per day, and the totals of the period.
- * Top pages need visitor tracking: the tile says so until it exists.
+ * per-day counters), new identities per day, the totals of the period, and
+ * the most viewed pages (from the per-day page counters the tracker's events
+ * keep), with a pointer to the site keys while there are none.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
@@ -9,7 +10,7 @@ import { lazy, Suspense } from 'react';
 import { api } from '../api';
 import { Empty, Loading, QueryView } from '../components/states';
 import { shortDay } from '../format';
-import type { Overview } from '../types';
+import type { Overview, TopPage } from '../types';
 
 const LeadsChart = lazy(() => import('../components/leads-chart'));
 
@@ -71,9 +72,16 @@ export function OverviewPage() {
                   </ol>
                 )}
               </section>
-              <section className="tile" aria-label="Top pages">
-                <span className="tile-label">Top pages</span>
-                <span className="muted">Top pages appear once visitor tracking is installed on your site.</span>
+              <section className="tile" aria-label="Most viewed page">
+                <span className="tile-label">Most viewed page</span>
+                {data.top_pages[0] === undefined ? (
+                  <span className="muted">No page views in this period.</span>
+                ) : (
+                  <>
+                    <span className="tile-page mono">{data.top_pages[0].path}</span>
+                    <span className="muted">{data.top_pages[0].views.toLocaleString('en')} views</span>
+                  </>
+                )}
               </section>
             </div>
             <section className="card">
@@ -88,9 +96,64 @@ export function OverviewPage() {
                 </Suspense>
               )}
             </section>
+            <TopPages pages={data.top_pages} days={days} />
           </>
         )}
       </QueryView>
     </>
+  );
+}
+
+function TopPages({ pages, days }: { pages: TopPage[]; days: number }) {
+  const hosts = new Set(pages.map((page) => page.host));
+  const [onlyHost] = hosts;
+  const most = pages[0]?.views ?? 0;
+  return (
+    <section className="card" aria-labelledby="top-pages-title">
+      <h2 id="top-pages-title">Top pages</h2>
+      {pages.length === 0 ? (
+        <Empty>
+          No page views in the last {days} days. Install the tracker on your site with a site key from <Link to="/settings">Settings</Link> to see your most
+          viewed pages here.
+        </Empty>
+      ) : (
+        <>
+          {hosts.size === 1 && onlyHost !== '' && (
+            <p className="hint">
+              Page views on <span className="mono">{onlyHost}</span> in the last {days} days.
+            </p>
+          )}
+          <div className="table-wrap">
+            <table className="top-pages">
+              <caption className="visually-hidden">The most viewed pages in the last {days} days</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Page</th>
+                  <th scope="col" className="numeric">
+                    Views
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {pages.map((page) => (
+                  <tr key={`${page.host} ${page.path}`}>
+                    <td>
+                      <div className="page-cell">
+                        <span className="page-bar" style={{ width: `${most === 0 ? 0 : Math.max(2, (page.views / most) * 100)}%` }} aria-hidden="true" />
+                        <span className="page-name">
+                          {hosts.size > 1 && <span className="muted">{page.host}</span>}
+                          <span className="mono">{page.path}</span>
+                        </span>
+                      </div>
+                    </td>
+                    <td className="numeric">{page.views.toLocaleString('en')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Workspace settings (CONTRACT C7.5): the workspace and its production and
- * development last use, API keys, site keys (once visitor tracking exists),
+ * development last use, API keys, site keys,
  * members, and one's own password.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,8 @@ import { adoptSession, useSession } from '../session';
 import type { Session, WorkspaceSettings } from '../types';
 import { KeysSection } from './settings-keys';
 import { MembersSection } from './settings-members';
+import { IdealCustomerSection } from './settings-ideal-customer';
+import { SiteKeysSection } from './settings-site-keys';
 
 function WorkspaceSection() {
   const workspace = useQuery({ queryKey: ['workspace'], queryFn: () => api<{ data: WorkspaceSettings }>('/workspace').then((body) => body.data) });
@@ -36,20 +38,6 @@ function WorkspaceSection() {
           </dl>
         )}
       </QueryView>
-    </section>
-  );
-}
-
-function SiteKeysSection({ session }: { session: Session }) {
-  return (
-    <section className="card" aria-labelledby="site-keys-title">
-      <h2 id="site-keys-title">Site keys</h2>
-      {session.features.site_keys ? null : (
-        <p className="muted">
-          Site keys, with the snippet that installs the tracker on your site and the origins allowed to send events, appear here once visitor tracking is
-          part of this installation.
-        </p>
-      )}
     </section>
   );
 }
@@ -107,7 +95,8 @@ export function SettingsPage() {
       </div>
       <WorkspaceSection />
       <KeysSection admin={current.role === 'admin'} />
-      <SiteKeysSection session={current} />
+      {current.features.site_keys && <SiteKeysSection admin={current.role === 'admin'} />}
+      <IdealCustomerSection admin={current.role === 'admin'} />
       <MembersSection session={current} />
       <AccountSection />
     </>

@@ -8,6 +8,9 @@ import { initialMigration } from './0001-initial.js';
 import { leadCountsMigration } from './0002-lead-counts.js';
 import { trackingMigration } from './0003-tracking.js';
 import { accountsMigration } from './0004-accounts.js';
+import { intelligenceMigration } from './0005-intelligence.js';
+import { integrationsMigration } from './0006-integrations.js';
+import { pageCountsMigration } from './0007-page-counts.js';
 
 export function migrations(kind: StoreKind): Record<string, Migration> {
   return {
@@ -15,5 +18,8 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '0002-lead-counts': leadCountsMigration(kind),
     '0003-tracking': trackingMigration(kind),
     '0004-accounts': accountsMigration(kind),
+    '0005-intelligence': intelligenceMigration(kind),
+    '0006-integrations': integrationsMigration(kind),
+    '0007-page-counts': pageCountsMigration(kind),
   };
 }

@@ -7,11 +7,12 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isStoreUnavailable } from '../../db/errors.js';
+import { isStorageFailure, isStoreUnavailable } from '../../db/errors.js';
 import { ServiceError } from '../../services/errors.js';
 import {
   HttpError,
   STATUS_OF,
+  insufficientStorage,
   internalError,
   invalidBody,
   invalidPart,
@@ -45,6 +46,7 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
   }
   const known = fastifyError.code === undefined ? undefined : FRAMEWORK_ERRORS[fastifyError.code];
   if (known !== undefined) return known(request);
+  if (isStorageFailure(error)) return insufficientStorage();
   if (isStoreUnavailable(error)) return serviceUnavailable();
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -71,7 +73,9 @@ export const errorHandler = fp<ErrorHandlerOptions>(
   async (app, { allowedMethods, fallback }) => {
     app.setErrorHandler((error, request, reply) => {
       const httpError = toHttpError(error, request);
-      if (httpError.statusCode >= 500) {
+      if (httpError.code === 'insufficient_storage') {
+        request.log.error({ err: error }, 'the database cannot write (disk full or I/O error): answered 507');
+      } else if (httpError.statusCode >= 500 && !(error instanceof HttpError)) {
         request.log.error({ err: error }, 'request failed');
       }
       return sendError(reply, httpError);

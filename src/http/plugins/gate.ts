@@ -9,9 +9,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '../../config.js';
-import type { RateLimitDecision, RateLimiter } from '../../rate-limit/rate-limiter.js';
+import { decide, windowIndex, type Clock, type RateLimitDecision, type RateLimiter } from '../../rate-limit/rate-limiter.js';
 import type { Services } from '../../services/index.js';
-import type { ActiveKey, KeyType } from '../../services/operator/api-keys.service.js';
+import { hashKey, type ActiveKey, type KeyType } from '../../services/operator/api-keys.service.js';
 import { HttpError, unauthorized } from '../errors.js';
 
 export const API_PREFIX = '/api/v1';
@@ -22,6 +22,50 @@ export interface GateOptions {
   limits: RateLimitConfig;
   /** told of every 429, with the limit that refused it (metrics) */
   onRateLimited?: (refusedBy: KeyType | 'address') => void;
+  /** told of every key looked up in the database (metrics) */
+  onKeyLookup?: () => void;
+}
+
+/** at most this many refused keys are remembered in a window */
+const MAX_REFUSED_KEYS = 10_000;
+
+interface RefusedKey {
+  type: KeyType;
+  workspaceId: string;
+  limit: number;
+}
+
+/**
+ * Keys refused by their rate limit, by the hash of the key, for the rest of
+ * the window (issue 9): a flood of a limited key is answered 429 without a
+ * database lookup each time. A window's count never goes down, so the
+ * answer is the one the limiter would give; a key revoked meanwhile still
+ * gets 429 (never a 200) until the window ends.
+ */
+class RefusedKeys {
+  #window = -1;
+  #keys = new Map<string, RefusedKey>();
+
+  constructor(private readonly clock: Clock) {}
+
+  get(secret: string): RefusedKey | undefined {
+    if (this.#keys.size === 0 || !this.#current()) return undefined;
+    return this.#keys.get(hashKey(secret));
+  }
+
+  remember(secret: string, refused: RefusedKey): void {
+    this.#current();
+    if (this.#keys.size < MAX_REFUSED_KEYS) this.#keys.set(hashKey(secret), refused);
+  }
+
+  /** false (and forgets everything) when a new window has started */
+  #current(): boolean {
+    const window = windowIndex(this.clock());
+    if (window === this.#window) return true;
+    this.#window = window;
+    this.#keys = new Map();
+    return false;
+  }
 }
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -82,9 +126,12 @@ export type Admission = (request: FastifyRequest, reply: FastifyReply) => Promis
  * Admits a request or throws the error it must be answered with. Also used for
  * requests the router cannot parse, so that they meet the same checks first.
  */
-export function createAdmission({ services, limiter, limits, onRateLimited }: GateOptions): Admission {
+export function createAdmission({ services, limiter, limits, onRateLimited, onKeyLookup }: GateOptions): Admission {
+  // the limiter's clock places requests in windows; the memory of refused keys follows it
+  const clock = () => limiter.now();
   const { apiKeys } = services;
   const limitOf = (key: ActiveKey) => (key.type === 'production' ? limits.production : limits.development);
+  const refusedKeys = new RefusedKeys(clock);
 
   async function limitAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const decision = await limiter.consume(`address:${request.ip}`, limits.unauthenticated);
@@ -102,6 +149,15 @@ export function createAdmission({ services, limiter, limits, onRateLimited }: Ga
       return;
     }
     const secret = presentedKey(request);
+    const refused = secret === undefined ? undefined : refusedKeys.get(secret);
+    if (refused !== undefined) {
+      reply.header('x-workspace-id', refused.workspaceId);
+      const decision = decide(refused.limit, refused.limit, false, clock());
+      setRateHeaders(reply, decision, refused.type);
+      onRateLimited?.(refused.type);
+      throw rateLimited(decision);
+    }
+    if (secret !== undefined) onKeyLookup?.();
     const key = secret === undefined ? undefined : await apiKeys.authenticate(secret);
     if (key === undefined) {
       await limitAddress(request, reply);
@@ -111,6 +167,7 @@ export function createAdmission({ services, limiter, limits, onRateLimited }: Ga
     const decision = await limiter.consume(`key:${key.id}`, limitOf(key));
     setRateHeaders(reply, decision, key.type);
     if (!decision.allowed) {
+      refusedKeys.remember(secret as string, { type: key.type, workspaceId: key.workspace_id, limit: decision.limit });
       onRateLimited?.(key.type);
       throw rateLimited(decision);
     }

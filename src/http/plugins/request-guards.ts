@@ -8,7 +8,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { describeJsonProblem, findJsonProblem, isStorableText } from '../../schemas/text-guards.js';
+import { describeJsonProblem, findFieldProblem, isStorableText } from '../../schemas/text-guards.js';
 import { HttpError, invalidBody, invalidRequest, unsupportedMediaType } from '../errors.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -59,7 +59,7 @@ function parseBody(request: FastifyRequest, raw: Buffer, mergePatch: boolean): R
   }
   const problems: Record<string, string> = {};
   for (const [field, fieldValue] of Object.entries(value)) {
-    const problem = isStorableText(field) ? findJsonProblem(fieldValue) : 'text';
+    const problem = isStorableText(field) ? findFieldProblem(fieldValue) : 'text';
     if (problem !== null) problems[isStorableText(field) ? field : JSON.stringify(field)] = describeJsonProblem(problem);
   }
   if (Object.keys(problems).length > 0) throw invalidRequest('fields', problems);

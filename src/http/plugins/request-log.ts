@@ -16,8 +16,30 @@ const KEY_SHAPED = /ll(?:_|%5f)(?:prod|dev|site)(?:_|%5f)[0-9a-z]+/gi;
 
 export const REDACTED = '[redacted]';
 
+const KEY_PREFIX = /ll_(?:prod|dev|site)_/i;
+
+/**
+ * Replaces key-shaped text in a URL: literally or percent-encoded in any
+ * way (each path segment, query name and value is also checked decoded).
+ */
 export function redactKeys(url: string): string {
-  return url.replace(KEY_SHAPED, REDACTED);
+  const literal = url.replace(KEY_SHAPED, REDACTED);
+  if (!literal.includes('%')) return literal;
+  return literal.replace(/[^/?&=#;]+/g, (part) => {
+    if (!part.includes('%')) return part;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+    return KEY_PREFIX.test(decoded) ? REDACTED : part;
+  });
+}
+
+/** whether a header value (an X-Request-Id) holds something key-shaped, which is then not logged */
+export function looksKeyShaped(text: string): boolean {
+  return redactKeys(text) !== text;
 }
 
 const bound = new WeakSet<FastifyRequest>();

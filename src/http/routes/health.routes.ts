@@ -1,10 +1,12 @@
 /**
  * Probes for orchestrators, outside /api/v1 and without a key:
  * /healthz says the process is up; /readyz says whether it can serve, that is
- * whether the database answers (and how rate limits are being shared).
+ * whether the database answers within 2 s and can write (a full disk or I/O
+ * errors: issue 9), and how rate limits are being shared. Neither waits
+ * behind the admission queue or the load shedding.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { Database } from '../../db/database.js';
+import { PING_TIMEOUT_MS, type Database } from '../../db/database.js';
 
 export interface HealthOptions {
   database: Database;
@@ -18,12 +20,17 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, { dat
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     let databaseState = 'ok';
     try {
-      await database.ping();
+      await database.ping(PING_TIMEOUT_MS);
     } catch {
       databaseState = 'unreachable';
     }
-    const ready = databaseState === 'ok';
+    let writes = 'ok';
+    const failure = database.writeFailure();
+    if (failure !== undefined && !(await database.probeWrites())) {
+      writes = `failing since ${failure.since}: ${failure.code} (${failure.message})`;
+    }
+    const ready = databaseState === 'ok' && writes === 'ok';
     reply.code(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'unavailable', database: databaseState, rate_limits: rateLimitState() };
+    return { status: ready ? 'ready' : 'unavailable', database: databaseState, writes, rate_limits: rateLimitState() };
   });
 };

@@ -5,7 +5,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PATCH_MEDIA_TYPES } from '../plugins/request-guards.js';
 import { workspaceOf } from '../request-context.js';
-import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../schemas/common.js';
+import { cursorPage } from '../pagination.js';
+import { createdRange, errorResponses, IdParams } from '../schemas/common.js';
+import {
+  ACTIVITY_EXAMPLE,
+  IDENTITY_CREATE_EXAMPLE,
+  IDENTITY_EXAMPLE,
+  IDENTITY_UPDATE_EXAMPLE,
+  page,
+  PERSONALITY_EXAMPLE,
+  withExample,
+} from '../schemas/examples.js';
 import {
   ActivityListEnvelope,
   ActivityQuery,
@@ -24,25 +34,25 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/identities',
     {
       schema: {
+        operationId: 'listIdentities',
         tags: ['identities'],
         summary: 'List identities',
-        description: 'Newest first (created_at, then id, descending). Filters combine.',
+        description:
+          'The visitor identities of your workspace, newest first (created_at, then id, descending). Filters combine; `email` matches exactly, ignoring case.',
         querystring: IdentityListQuery,
-        response: { 200: IdentityListEnvelope, ...errorResponses(400) },
+        response: { 200: withExample(IdentityListEnvelope, page(IDENTITY_EXAMPLE), 'A page of identities'), ...errorResponses(400) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { query } = request;
-      const page = pageOf(query);
-      const result = await workspaceOf(request).identities.list({
-          email: query.email,
-          visitorId: query.visitor_id?.toLowerCase(),
-          isFavorite: query.is_favorite,
-          ...createdRange(query),
-        },
-        page,
-      );
-      return listBody(result, page);
+      const filters = {
+        email: query.email,
+        visitorId: query.visitor_id?.toLowerCase(),
+        isFavorite: query.is_favorite,
+        ...createdRange(query),
+      };
+      const paging = await cursorPage(request, filters);
+      return paging.finish(await workspaceOf(request).identities.list(filters, paging.page), reply);
     },
   );
 
@@ -51,10 +61,13 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { readOnlyFields: IDENTITY_CREATE_READ_ONLY },
       schema: {
+        operationId: 'createIdentity',
         tags: ['identities'],
         summary: 'Create an identity',
-        body: IdentityCreateBody,
-        response: { 201: IdentityEnvelope, ...errorResponses(400, 413, 415) },
+        description:
+          'A known person: `email`, `name`, `traits` and optionally the `visitor_id` of their browser (generated when absent). `first_seen` and `last_seen` start at the creation time. Answers 201 with the identity and its `Location`.',
+        body: withExample(IdentityCreateBody, IDENTITY_CREATE_EXAMPLE),
+        response: { 201: withExample(IdentityEnvelope, { data: IDENTITY_EXAMPLE }, 'The identity created'), ...errorResponses(400, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -68,11 +81,12 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/identities/:id',
     {
       schema: {
+        operationId: 'getIdentity',
         tags: ['identities'],
         summary: 'Get an identity',
-        description: 'An addition to the spec, which lists PATCH but no GET for one identity.',
+        description: 'One identity of your workspace by id (an addition to the spec, which lists PATCH but no GET for one identity).',
         params: IdParams,
-        response: { 200: IdentityEnvelope, ...errorResponses(404) },
+        response: { 200: withExample(IdentityEnvelope, { data: IDENTITY_EXAMPLE }, 'The identity'), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await workspaceOf(request).identities.get(request.params.id) }),
@@ -83,12 +97,15 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { readOnlyFields: IDENTITY_UPDATE_READ_ONLY },
       schema: {
+        operationId: 'updateIdentity',
         tags: ['identities'],
         summary: 'Update an identity',
+        description:
+          '`name`, `traits` and `is_favorite`; only the fields present change. `traits` is replaced with application/json and merged with application/merge-patch+json (RFC 7396).',
         params: IdParams,
         consumes: PATCH_MEDIA_TYPES,
-        body: IdentityUpdateBody,
-        response: { 200: IdentityEnvelope, ...errorResponses(400, 404, 413, 415) },
+        body: withExample(IdentityUpdateBody, IDENTITY_UPDATE_EXAMPLE),
+        response: { 200: withExample(IdentityEnvelope, { data: IDENTITY_EXAMPLE }, 'The identity after the update'), ...errorResponses(400, 404, 413, 415) },
       },
     },
     async (request) => {
@@ -105,17 +122,18 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/identities/:id/activity',
     {
       schema: {
+        operationId: 'listIdentityActivity',
         tags: ['identities'],
         summary: 'List the activity of an identity',
+        description: 'What the person did (page views, events, conversions, identifications), newest first, a page at a time.',
         params: IdParams,
         querystring: ActivityQuery,
-        response: { 200: ActivityListEnvelope, ...errorResponses(400, 404) },
+        response: { 200: withExample(ActivityListEnvelope, page(ACTIVITY_EXAMPLE), 'A page of activity entries'), ...errorResponses(400, 404) },
       },
     },
-    async (request) => {
-      const page = pageOf(request.query);
-      const result = await workspaceOf(request).identities.activity(request.params.id, page);
-      return listBody(result, page);
+    async (request, reply) => {
+      const paging = await cursorPage(request, {});
+      return paging.finish(await workspaceOf(request).identities.activity(request.params.id, paging.page), reply);
     },
   );
 
@@ -123,11 +141,12 @@ export const identitiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/identities/:id/personalities',
     {
       schema: {
+        operationId: 'listIdentityPersonalities',
         tags: ['identities'],
         summary: 'List the personalities of an identity',
-        description: 'Personalities whose visitor_id is the identity\'s, newest first; no pagination.',
+        description: 'The behavioural profiles computed for the identity\'s visitor, newest first; all of them, without pagination.',
         params: IdParams,
-        response: { 200: PersonalityListEnvelope, ...errorResponses(404) },
+        response: { 200: withExample(PersonalityListEnvelope, { data: [PERSONALITY_EXAMPLE] }, 'Every personality of the identity'), ...errorResponses(404) },
       },
     },
     async (request) => ({

@@ -20,6 +20,7 @@ import { originAllowed } from '../../services/tracking/origins.js';
 import { HttpError, invalidBody } from '../errors.js';
 import { rateLimited, setRateHeaders } from '../plugins/gate.js';
 import { sendError, toHttpError } from '../plugins/error-handler.js';
+import { EVENT_ERROR_RESPONSES, EventBatchBody, EventCountsEnvelope } from '../schemas/ingest.schemas.js';
 
 export const MAX_EVENTS_BODY = 512 * 1024;
 export const INGEST_MEDIA_TYPES = ['application/json', 'text/plain'];
@@ -117,19 +118,18 @@ export const ingestRoutes: FastifyPluginAsync<IngestRouteOptions> = async (app, 
     path,
     {
       bodyLimit: MAX_EVENTS_BODY,
+      // The body schema documents; the batch is judged by the ingest service (ingest.schemas.ts).
+      validatorCompiler: () => () => true,
       schema: {
-        hide: true,
-        response: {
-          202: {
-            type: 'object',
-            properties: {
-              data: {
-                type: 'object',
-                properties: { accepted: { type: 'integer' }, duplicates: { type: 'integer' }, ignored: { type: 'integer' } },
-              },
-            },
-          },
-        },
+        operationId: 'sendEvents',
+        tags: ['tracking'],
+        summary: 'Send tracked events',
+        description:
+          'What the browser tracker (`/t.js`) sends: a batch of 1 to 100 events with a publishable site key in the body, as `application/json` or `text/plain` (what `navigator.sendBeacon` sends). No API key. The batch is judged whole: one invalid event refuses it (400, naming `events[i].field`) and nothing is written. An event whose `id` the workspace already has is counted as a duplicate; requests from bots are accepted and ignored. Cross-origin: `OPTIONS` answers the preflight, and the key\'s allowed origins are enforced here (403).',
+        security: [],
+        consumes: INGEST_MEDIA_TYPES,
+        body: EventBatchBody,
+        response: { 202: EventCountsEnvelope, ...EVENT_ERROR_RESPONSES },
       },
     },
     async (request, reply) => {
@@ -157,7 +157,9 @@ export const ingestRoutes: FastifyPluginAsync<IngestRouteOptions> = async (app, 
       } catch (error) {
         request.log.warn({ err: error }, 'could not record site key use');
       }
-      reply.code(202);
+      // an answer of counts, nothing of anyone's data: `no-cache` rather than the
+      // API's `no-store`, which would also keep it from a browser's developer tools
+      reply.code(202).header('cache-control', 'no-cache');
       return { data: counts };
     },
   );

@@ -2,10 +2,13 @@
  * /api/v1/leads: list, create, read and update leads.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { PATCH_MEDIA_TYPES } from '../plugins/request-guards.js';
 import { workspaceOf } from '../request-context.js';
 import { leadEnvelope, leadListEnvelope, leadSerializers } from '../serializers/lead.serializer.js';
-import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../schemas/common.js';
+import { cursorPage } from '../pagination.js';
+import { createdRange, errorResponses, IdParams } from '../schemas/common.js';
+import { LEAD_CREATE_EXAMPLE, LEAD_EXAMPLE, LEAD_UPDATE_EXAMPLE, page, withExample } from '../schemas/examples.js';
 import {
   LEAD_CREATE_READ_ONLY,
   LEAD_UPDATE_READ_ONLY,
@@ -22,20 +25,20 @@ export const leadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       serializerCompiler: leadSerializers(leadListEnvelope),
       schema: {
+        operationId: 'listLeads',
         tags: ['leads'],
         summary: 'List leads',
-        description: 'Newest first (created_at, then id, descending). Filters combine.',
+        description:
+          'The leads of your workspace, newest first (created_at, then id, descending), a page at a time. Filters combine; `pagination.total` counts every lead matching them.',
         querystring: LeadListQuery,
-        response: { 200: LeadListEnvelope, ...errorResponses(400) },
+        response: { 200: withExample(LeadListEnvelope, page(LEAD_EXAMPLE), 'A page of leads'), ...errorResponses(400) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { query } = request;
-      const page = pageOf(query);
-      const result = await workspaceOf(request).leads.list({ source: query.source, code: query.code, ...createdRange(query) },
-        page,
-      );
-      return listBody(result, page);
+      const filters = { source: query.source, code: query.code, ...createdRange(query) };
+      const paging = await cursorPage(request, filters);
+      return paging.finish(await workspaceOf(request).leads.list(filters, paging.page), reply);
     },
   );
 
@@ -45,10 +48,13 @@ export const leadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { readOnlyFields: LEAD_CREATE_READ_ONLY },
       serializerCompiler: leadSerializers(leadEnvelope),
       schema: {
+        operationId: 'createLead',
         tags: ['leads'],
         summary: 'Create a lead',
-        body: LeadCreateBody,
-        response: { 201: LeadEnvelope, ...errorResponses(400, 403, 413, 415) },
+        description:
+          'Every field is optional: `visitor_id` is generated when absent, `properties` and `location` default to `{}`, the others to null. `identity_id` and `company_id` must name resources of your workspace (403 otherwise). Answers 201 with the lead and its `Location`.',
+        body: withExample(LeadCreateBody, LEAD_CREATE_EXAMPLE),
+        response: { 201: withExample(LeadEnvelope, { data: LEAD_EXAMPLE }, 'The lead created'), ...errorResponses(400, 403, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -63,13 +69,35 @@ export const leadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       serializerCompiler: leadSerializers(leadEnvelope),
       schema: {
+        operationId: 'getLead',
         tags: ['leads'],
         summary: 'Get a lead',
+        description: 'One lead of your workspace by id. An id of another workspace is 404, like an unknown one.',
         params: IdParams,
-        response: { 200: LeadEnvelope, ...errorResponses(404) },
+        response: { 200: withExample(LeadEnvelope, { data: LEAD_EXAMPLE }, 'The lead'), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await workspaceOf(request).leads.get(request.params.id) }),
+  );
+
+  app.delete(
+    '/leads/:id',
+    {
+      schema: {
+        operationId: 'deleteLead',
+        tags: ['leads'],
+        summary: 'Delete a lead',
+        description:
+          'Deletes the lead (204, no body). Lead totals stay exact. Deleting it again, or an id of another workspace, is 404.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await workspaceOf(request).leads.delete(request.params.id);
+      request.log.info({ audit: 'lead.deleted', workspace_id: workspaceOf(request).id, key_id: request.apiKey?.id, lead_id: request.params.id }, 'audit: lead deleted');
+      return reply.code(204).send(null);
+    },
   );
 
   app.patch(
@@ -78,14 +106,15 @@ export const leadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { readOnlyFields: LEAD_UPDATE_READ_ONLY },
       serializerCompiler: leadSerializers(leadEnvelope),
       schema: {
+        operationId: 'updateLead',
         tags: ['leads'],
         summary: 'Update a lead',
         description:
-          'Only the fields present change. With application/json an object field replaces the stored one; with application/merge-patch+json it is merged (RFC 7396). updated_at is refreshed.',
+          'Only the fields present change. With application/json an object field replaces the stored one; with application/merge-patch+json it is merged (RFC 7396: a null member removes that key). `updated_at` is refreshed.',
         params: IdParams,
         consumes: PATCH_MEDIA_TYPES,
-        body: LeadUpdateBody,
-        response: { 200: LeadEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
+        body: withExample(LeadUpdateBody, LEAD_UPDATE_EXAMPLE),
+        response: { 200: withExample(LeadEnvelope, { data: LEAD_EXAMPLE }, 'The lead after the update'), ...errorResponses(400, 403, 404, 413, 415) },
       },
     },
     async (request) => {

@@ -3,7 +3,9 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { workspaceOf } from '../request-context.js';
-import { errorResponses, IdParams, listBody, pageOf } from '../schemas/common.js';
+import { cursorPage } from '../pagination.js';
+import { errorResponses, IdParams } from '../schemas/common.js';
+import { page, USER_EXAMPLE, withExample } from '../schemas/examples.js';
 import { UserEnvelope, UserListEnvelope, UserListQuery } from '../schemas/users.schemas.js';
 
 export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,17 +13,19 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users',
     {
       schema: {
+        operationId: 'listUsers',
         tags: ['users'],
         summary: 'List workspace users',
-        description: 'Members of your workspace, most recently joined first.',
+        description: 'The members of your workspace with their role, most recently joined first (joined_at, then id, descending).',
         querystring: UserListQuery,
-        response: { 200: UserListEnvelope, ...errorResponses(400) },
+        response: { 200: withExample(UserListEnvelope, page(USER_EXAMPLE), 'A page of members'), ...errorResponses(400) },
       },
     },
-    async (request) => {
-      const page = pageOf(request.query);
-      const result = await workspaceOf(request).users.list({ role: request.query.role }, page);
-      return listBody(result, page);
+    async (request, reply) => {
+      const filters = { role: request.query.role };
+      const paging = await cursorPage(request, filters);
+      const result = await workspaceOf(request).users.list(filters, paging.page);
+      return paging.finish(result, reply, (user) => ({ at: user.joined_at, id: user.id }));
     },
   );
 
@@ -29,10 +33,12 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id',
     {
       schema: {
+        operationId: 'getUser',
         tags: ['users'],
         summary: 'Get a workspace user',
+        description: 'One member of your workspace by id; a user who is not a member is 404.',
         params: IdParams,
-        response: { 200: UserEnvelope, ...errorResponses(404) },
+        response: { 200: withExample(UserEnvelope, { data: USER_EXAMPLE }, 'The member'), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await workspaceOf(request).users.get(request.params.id) }),

@@ -3,7 +3,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Ref } from '../../schemas/fields.js';
-import { CompanySchema } from '../../schemas/resources.js';
+import { CompanySchema, IdentitySchema } from '../../schemas/resources.js';
 import { DataEnvelope, ListEnvelope, PageQuery } from './common.js';
 
 export const CompanyListQuery = Type.Object(
@@ -17,3 +17,5 @@ export const CompanyListQuery = Type.Object(
 
 export const CompanyEnvelope = DataEnvelope(Ref(CompanySchema));
 export const CompanyListEnvelope = ListEnvelope(Ref(CompanySchema));
+export const CompanyIdentitiesQuery = Type.Object({ ...PageQuery }, { additionalProperties: true });
+export const CompanyIdentitiesEnvelope = ListEnvelope(Ref(IdentitySchema));

@@ -186,6 +186,17 @@ export const OverviewEnvelope = Type.Object(
         ),
         sources: Type.Array(Type.String()),
         totals: Type.Object({ leads: Type.Integer(), identities: Type.Integer() }, { additionalProperties: false }),
+        top_pages: Type.Array(
+          Type.Object(
+            {
+              host: Type.String({ description: "the page URL's host, lower case" }),
+              path: Type.String({ description: "the page URL's path (no query string)" }),
+              views: Type.Integer(),
+            },
+            { additionalProperties: false },
+          ),
+          { description: 'the most viewed pages of the period (at most 10), most views first' },
+        ),
       },
       { additionalProperties: false },
     ),

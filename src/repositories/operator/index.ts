@@ -10,10 +10,12 @@ import { ApiKeysRepository } from './api-keys.repository.js';
 import { EventPartitionsRepository } from './event-partitions.repository.js';
 import { MembershipsRepository } from './memberships.repository.js';
 import { PeopleRepository } from './people.repository.js';
+import { ServerSecretsRepository } from './server-secrets.repository.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
 import { SiteKeysRepository } from './site-keys.repository.js';
 import { TrackingSaltsRepository } from './tracking-salts.repository.js';
 import { UserSessionsRepository } from './user-sessions.repository.js';
+import { WebhookQueueRepository } from './webhook-queue.repository.js';
 import { WorkspacesRepository } from './workspaces.repository.js';
 
 export interface OperatorRepositories {
@@ -27,6 +29,8 @@ export interface OperatorRepositories {
   siteKeys: SiteKeysRepository;
   trackingSalts: TrackingSaltsRepository;
   eventPartitions: EventPartitionsRepository;
+  serverSecrets: ServerSecretsRepository;
+  webhookQueue: WebhookQueueRepository;
 }
 
 export function operatorRepositories(db: Kysely<Schema>, codec: Codec): OperatorRepositories {
@@ -41,5 +45,7 @@ export function operatorRepositories(db: Kysely<Schema>, codec: Codec): Operator
     siteKeys: new SiteKeysRepository(db, codec),
     trackingSalts: new TrackingSaltsRepository(db, codec),
     eventPartitions: new EventPartitionsRepository(db, codec),
+    serverSecrets: new ServerSecretsRepository(db, codec),
+    webhookQueue: new WebhookQueueRepository(db, codec),
   };
 }

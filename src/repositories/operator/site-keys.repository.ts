@@ -57,6 +57,18 @@ export class SiteKeysRepository extends OperatorRepository {
     return rows.map((row) => this.decode(row));
   }
 
+  /** Every site key of a workspace, revoked ones too (the dashboard's settings), oldest first. */
+  async listAll(workspaceId: WorkspaceId): Promise<SiteKey[]> {
+    const rows = await this.db
+      .selectFrom('site_keys')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => this.decode(row));
+  }
+
   /** Revokes the key if it is still active; returns whether it was. */
   async revoke(workspaceId: WorkspaceId, id: string, at: string): Promise<boolean> {
     const result = await this.db

@@ -78,7 +78,10 @@ export interface BoundTemplate<Row> {
 }
 
 /** Tenant tables whose rows are keyed by (workspace_id, id). */
-export type KeyedTable = Exclude<TenantTable, 'lead_counts' | 'workspace_members' | 'events'>;
+export type KeyedTable = Exclude<
+  TenantTable,
+  'lead_counts' | 'workspace_members' | 'events' | 'idempotency_keys' | 'page_counts' | 'list_members' | 'intelligence_due' | 'workspace_settings'
+>;
 
 /** PostgreSQL's type of a column written by insertColumns (its array is cast to it). */
 export type ColumnKind = 'uuid' | 'timestamptz' | 'text' | 'jsonb' | 'integer';
@@ -137,6 +140,21 @@ export class TenantScope {
   insertInto<T extends TenantTable>(table: T, rows: readonly TenantRow<T>[]): InsertQueryBuilder<Schema, T, InsertResult> {
     const values = rows.map((row) => ({ ...row, workspace_id: this.workspaceId }));
     return this.#db.insertInto(table).values(values as never) as unknown as InsertQueryBuilder<Schema, T, InsertResult>;
+  }
+
+  /**
+   * An INSERT of the rows a SELECT of this scope reads (its first column
+   * must be workspace_id), open for onConflict.
+   */
+  insertSelect<T extends TenantTable>(
+    table: T,
+    columns: readonly string[],
+    select: SelectQueryBuilder<Schema, TenantTable, object>,
+  ): InsertQueryBuilder<Schema, T, InsertResult> {
+    return this.#db
+      .insertInto(table)
+      .columns(['workspace_id', ...columns] as never)
+      .expression(select as never) as unknown as InsertQueryBuilder<Schema, T, InsertResult>;
   }
 
   /**

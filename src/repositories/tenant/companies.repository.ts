@@ -2,6 +2,7 @@
  * All SQL about the companies of one workspace.
  */
 import { sql } from 'kysely';
+import { param } from '../../db/query-templates.js';
 import { normalizeText } from '../../schemas/normalize.js';
 import type { Company } from '../../schemas/resources.js';
 import { containsPattern, newestFirstPage, type Page, type PageResult } from '../page.js';
@@ -35,6 +36,24 @@ export class CompaniesRepository extends KeyedTenantRepository {
       }
       return newestFirstPage(this.codec, matching, COLUMNS, page);
     });
+  }
+
+  /** The oldest company with this domain (compared lower-case), C6.1. */
+  async findByDomain(domain: string): Promise<Company | undefined> {
+    return this.scope
+      .template('companies.byDomain', (q) =>
+        q.selectFrom('companies').select(COLUMNS).where('domain_normalized', '=', param('domain')).orderBy('created_at').orderBy('id').limit(1),
+      )
+      .first({ domain: normalizeText(domain) });
+  }
+
+  /** The oldest company with this name (compared lower-case): a network's organisation, C6.1. */
+  async findByName(name: string): Promise<Company | undefined> {
+    return this.scope
+      .template('companies.byName', (q) =>
+        q.selectFrom('companies').select(COLUMNS).where('name_normalized', '=', param('name')).orderBy('created_at').orderBy('id').limit(1),
+      )
+      .first({ name: normalizeText(name) });
   }
 
   /** Writes the rows (an id already taken in the workspace fails the statement). Returns how many were written. */

@@ -7,7 +7,7 @@ import type { Schema } from '../../db/schema.js';
 import { normalizeEmail } from '../../schemas/normalize.js';
 import type { Identity } from '../../schemas/resources.js';
 import type { JsonChange } from '../json-change.js';
-import type { Page, PageResult } from '../page.js';
+import { afterKey, type Page, type PageResult } from '../page.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
@@ -70,7 +70,7 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return this.scope.snapshot(async (scope) => {
       const matching = this.matching(scope, filters);
       const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-      const rows = await matching
+      const rows = await afterKey(matching, page.after)
         .select(COLUMNS)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
@@ -148,6 +148,68 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return row && this.toIdentity(row);
   }
 
+  /** The company linked to the identity (C6.1), or null. */
+  async companyOf(id: string): Promise<string | null> {
+    const row = await this.scope
+      .template('identities.companyOf', (q) => q.selectFrom('identities').select('company_id').where('id', '=', param('id')))
+      .first({ id });
+    return row?.company_id ?? null;
+  }
+
+  /** Links the identity to a company (C6.1). */
+  async setCompany(id: string, companyId: string): Promise<void> {
+    await this.scope
+      .template('identities.setCompany', (q) => q.updateTable('identities').set({ company_id: param('company') }).where('id', '=', param('id')))
+      .all({ id, company: companyId });
+  }
+
+  /** The identities linked to a company, newest first (C3.10), with the exact total. */
+  listByCompany(companyId: string, page: Page): Promise<PageResult<Identity>> {
+    return this.scope.snapshot(async (scope) => {
+      const matching = scope.selectFrom('identities').where('company_id', '=', companyId);
+      const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+      const rows = await afterKey(matching, page.after)
+        .select(COLUMNS)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return { items: rows.map((row) => this.toIdentity(row)), total: this.codec.count(counted.total) };
+    });
+  }
+
+  /** One page of identities in id order after `after`, with what intelligence needs of them (recompute). */
+  async pageAfter(after: string, limit: number): Promise<(Identity & { company_id: string | null })[]> {
+    const rows = await this.scope
+      .selectFrom('identities')
+      .select([...COLUMNS, 'company_id'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ ...this.toIdentity(row), company_id: row.company_id }));
+  }
+
+  /** The identity with its company, by id (segment evaluation). */
+  async findWithCompany(id: string): Promise<(Identity & { company_id: string | null }) | undefined> {
+    const row = await this.scope.selectFrom('identities').select([...COLUMNS, 'company_id']).where('id', '=', id).executeTakeFirst();
+    return row && { ...this.toIdentity(row), company_id: row.company_id };
+  }
+
+  /** The identity whose visitor_id is this one (an identity without tracked visitors), oldest first. */
+  async firstByVisitor(visitorId: string): Promise<Identity | undefined> {
+    const row = await this.scope
+      .selectFrom('identities')
+      .select(COLUMNS)
+      .where('visitor_id', '=', visitorId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return row && this.toIdentity(row);
+  }
+
   /** How many identities were created on each UTC day from `sinceDay` (YYYY-MM-DD) on; days without any are absent. */
   async countByDay(sinceDay: string): Promise<{ day: string; count: number }[]> {
     const day = this.codec.utcDay('created_at');
@@ -181,7 +243,8 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     };
   }
 
-  private toIdentity(row: IdentityRow): Identity {
+  /** An identity as the API shows it, from a row of the table. */
+  toIdentity(row: IdentityRow): Identity {
     const { codec } = this;
     return {
       id: row.id,

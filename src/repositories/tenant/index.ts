@@ -6,19 +6,27 @@
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { ActivityRepository } from './activity.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
+import { ErasureRepository } from './erasure.repository.js';
 import { EventsRepository } from './events.repository.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdentitiesRepository } from './identities.repository.js';
+import { IntelligenceDueRepository } from './intelligence-due.repository.js';
 import { LeadCountsRepository } from './lead-counts.repository.js';
 import { LeadsRepository } from './leads.repository.js';
+import { ListMembersRepository } from './list-members.repository.js';
 import { ListsRepository } from './lists.repository.js';
 import { MembersRepository } from './members.repository.js';
+import { PageCountsRepository } from './page-counts.repository.js';
 import { PersonalitiesRepository } from './personalities.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { VisitorsRepository } from './visitors.repository.js';
+import { WorkspaceSettingsRepository } from './workspace-settings.repository.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 export interface TenantRepositories {
   leads: LeadsRepository;
   leadCounts: LeadCountsRepository;
+  pageCounts: PageCountsRepository;
   identities: IdentitiesRepository;
   activity: ActivityRepository;
   personalities: PersonalitiesRepository;
@@ -28,11 +36,18 @@ export interface TenantRepositories {
   events: EventsRepository;
   visitors: VisitorsRepository;
   sessions: SessionsRepository;
+  idempotency: IdempotencyRepository;
+  erasure: ErasureRepository;
+  listMembers: ListMembersRepository;
+  intelligenceDue: IntelligenceDueRepository;
+  settings: WorkspaceSettingsRepository;
+  webhooks: WebhooksRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
   leads: LeadsRepository,
   leadCounts: LeadCountsRepository,
+  pageCounts: PageCountsRepository,
   identities: IdentitiesRepository,
   activity: ActivityRepository,
   personalities: PersonalitiesRepository,
@@ -42,6 +57,12 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   events: EventsRepository,
   visitors: VisitorsRepository,
   sessions: SessionsRepository,
+  idempotency: IdempotencyRepository,
+  erasure: ErasureRepository,
+  listMembers: ListMembersRepository,
+  intelligenceDue: IntelligenceDueRepository,
+  settings: WorkspaceSettingsRepository,
+  webhooks: WebhooksRepository,
 };
 
 export function tenantRepositories(scope: TenantScope): TenantRepositories {

@@ -87,6 +87,18 @@ export class LeadCountsRepository extends TenantRepository {
     }
   }
 
+  /** Takes leads that were deleted out of the counts; call it in the transaction of the deletion. */
+  async subtract(pending: PendingCounts): Promise<void> {
+    for (const row of pending.rows()) {
+      await this.scope
+        .updateTable('lead_counts')
+        .set((eb) => ({ count: eb('count', '-', row.count) }))
+        .where('bucket', '=', row.bucket)
+        .where('day', '=', row.day)
+        .execute();
+    }
+  }
+
   /** The sum of a bucket's counts over a range of days. */
   async sum(bucket: string, range: DayRange): Promise<number> {
     const { after, before } = range;

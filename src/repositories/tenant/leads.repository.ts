@@ -33,6 +33,16 @@ export interface LeadChanges {
   company_id?: string | null;
 }
 
+/** A lead as scoring reads it. */
+export interface ScoredLead {
+  id: string;
+  summary: JsonObject | null;
+  /** what the scorer last wrote into summary */
+  auto: JsonObject | null;
+  updated_at: string;
+  company_id: string | null;
+}
+
 const COLUMNS = [
   'id',
   'visitor_id',
@@ -67,12 +77,18 @@ export class LeadsRepository extends KeyedTenantRepository {
   list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
     return this.scope.snapshot(async (scope) => {
       const total = await countLeads(scope, new LeadCountsRepository(scope), filters);
-      const values = { ...filterValues(filters), limit: page.limit, offset: page.offset };
+      const { after } = page;
+      const values = { ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id };
       const rows =
         page.offset < DEEP_OFFSET
           ? await scope
-              .template(`leads.page:${shapeOf(filters)}`, (q) =>
-                matching(q, filters)
+              .template(`leads.page:${shapeOf(filters)}${after === undefined ? '' : ':after'}`, (q) =>
+                (after === undefined
+                  ? matching(q, filters)
+                  : matching(q, filters).where((eb) =>
+                      eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('afterAt'), param('afterId'))),
+                    )
+                )
                   .select(COLUMNS)
                   .orderBy('created_at', 'desc')
                   .orderBy('id', 'desc')
@@ -166,15 +182,90 @@ export class LeadsRepository extends KeyedTenantRepository {
     return rows.length;
   }
 
-  /** Links the identity's leads that have no company to `companyId`; returns how many changed. */
-  async linkCompany(identityId: string, companyId: string): Promise<number> {
-    const result = await this.scope
-      .updateTable('leads')
-      .set({ company_id: companyId })
-      .where('identity_id', '=', identityId)
-      .where('company_id', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+  /**
+   * Links the identity's leads that have no company to `companyId`, with
+   * `match` as their properties.company_match (C6.1); returns how many changed.
+   */
+  async linkCompany(identityId: string, companyId: string, match?: JsonObject): Promise<number> {
+    const rows = await this.scope
+      .template(`leads.linkCompany:${match === undefined ? 'plain' : 'match'}`, (q) =>
+        q
+          .updateTable('leads')
+          .set(
+            match === undefined
+              ? { company_id: param('company') }
+              : { company_id: param('company'), properties: this.codec.mergePatch('properties', param('patch')) },
+          )
+          .where('identity_id', '=', param('identity'))
+          .where('company_id', 'is', null)
+          .returning('id'),
+      )
+      .all({ identity: identityId, company: companyId, patch: JSON.stringify({ company_match: match ?? null }) });
+    return rows.length;
+  }
+
+  /** The leads of a visitor, with what scoring reads of them (C6.2). */
+  async scoredForVisitor(visitorId: string, identityId: string | null): Promise<ScoredLead[]> {
+    const columns = ['id', 'summary', 'summary_auto', 'updated_at', 'company_id'] as const;
+    const rows =
+      identityId === null
+        ? await this.scope
+            .template('leads.scoredUnidentified', (q) =>
+              q.selectFrom('leads').select(columns).where('visitor_id', '=', param('visitor')).where('identity_id', 'is', null),
+            )
+            .all({ visitor: visitorId })
+        : await this.scope
+            .template('leads.scoredIdentified', (q) =>
+              q.selectFrom('leads').select(columns).where('identity_id', '=', param('identity')).where('visitor_id', '=', param('visitor')),
+            )
+            .all({ visitor: visitorId, identity: identityId });
+    return rows.map((row) => ({
+      id: row.id,
+      summary: this.codec.readNullableJson(row.summary),
+      auto: this.codec.readNullableJson(row.summary_auto),
+      updated_at: row.updated_at,
+      company_id: row.company_id,
+    }));
+  }
+
+  /** Writes a lead's summary and what the scorer wrote of it, unless the lead changed since it was read. */
+  async writeScore(id: string, summary: JsonObject, auto: JsonObject, readAt: string, at: string): Promise<boolean> {
+    const rows = await this.scope
+      .template('leads.writeScore', (q) =>
+        q
+          .updateTable('leads')
+          .set({ summary: param('summary'), summary_auto: param('auto'), updated_at: param('at') })
+          .where('id', '=', param('id'))
+          .where('updated_at', '=', param('read_at'))
+          .returning('id'),
+      )
+      .all({ id, summary: JSON.stringify(summary), auto: JSON.stringify(auto), read_at: readAt, at });
+    return rows.length > 0;
+  }
+
+  /**
+   * Deletes the leads with this id, or of these visitors or identities, and
+   * takes them out of lead_counts, in one transaction (C8.4: totals stay
+   * exact). Returns the leads deleted.
+   */
+  deleteWhere(where: { id?: string; visitorIds?: readonly string[]; identityIds?: readonly string[] }): Promise<Lead[]> {
+    const { id, visitorIds = [], identityIds = [] } = where;
+    if (id === undefined && visitorIds.length === 0 && identityIds.length === 0) return Promise.resolve([]);
+    return this.scope.inTransaction(async (scope) => {
+      const rows = await scope
+        .deleteFrom('leads')
+        .where((eb) =>
+          eb.or([
+            ...(id === undefined ? [] : [eb('id', '=', id)]),
+            ...(visitorIds.length === 0 ? [] : [eb('visitor_id', 'in', visitorIds)]),
+            ...(identityIds.length === 0 ? [] : [eb('identity_id', 'in', identityIds)]),
+          ]),
+        )
+        .returning(COLUMNS)
+        .execute();
+      await new LeadCountsRepository(scope).subtract(new PendingCounts().add(rows));
+      return rows.map((row) => this.toLead(row));
+    });
   }
 
   /** Applies `changes` in one UPDATE; undefined when the lead is not in the workspace. */

@@ -48,7 +48,14 @@ export class MembersRepository extends TenantRepository {
       let matching = this.withPeople(scope);
       if (filters.role !== undefined) matching = matching.where('workspace_members.role', '=', filters.role);
       const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-      const rows = await matching
+      const { after } = page;
+      const rows = await (
+        after === undefined
+          ? matching
+          : matching.where((eb) =>
+              eb(eb.refTuple('workspace_members.joined_at', 'workspace_members.user_id'), '<', eb.tuple(after.at, after.id)),
+            )
+      )
         .select(COLUMNS)
         .orderBy('workspace_members.joined_at', 'desc')
         .orderBy('workspace_members.user_id', 'desc')

@@ -5,6 +5,7 @@
  */
 import { param } from '../../db/query-templates.js';
 import type { Codec } from '../../db/codec.js';
+import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import type { KeyedTable, TenantScope } from '../scope/tenant-scope.js';
 
 /** Tenant tables whose rows are keyed by (workspace_id, id). */
@@ -15,6 +16,11 @@ export abstract class TenantRepository {
 
   protected get codec(): Codec {
     return this.scope.codec;
+  }
+
+  /** The workspace this repository is bound to. */
+  get workspaceId(): WorkspaceId {
+    return this.scope.workspaceId;
   }
 }
 

@@ -11,7 +11,11 @@ import type { VisitorsTable } from '../../db/schema.js';
 import type { ColumnKind } from '../scope/tenant-scope.js';
 import { TenantRepository } from './tenant-repository.js';
 
-export type Visitor = Omit<Selectable<VisitorsTable>, 'workspace_id'>;
+/** `aggregates` and `network` as JSON text (src/intelligence: aggregates.ts, visitor-network.ts). */
+export type Visitor = Omit<Selectable<VisitorsTable>, 'workspace_id' | 'aggregates' | 'network'> & {
+  aggregates: string | null;
+  network: string | null;
+};
 
 const COLUMNS: Record<keyof Visitor, ColumnKind> = {
   id: 'uuid',
@@ -30,6 +34,8 @@ const COLUMNS: Record<keyof Visitor, ColumnKind> = {
   page_views: 'integer',
   sessions: 'integer',
   created_at: 'timestamptz',
+  aggregates: 'jsonb',
+  network: 'jsonb',
 };
 
 const SELECTED = Object.keys(COLUMNS) as (keyof Visitor)[];
@@ -48,7 +54,51 @@ export class VisitorsRepository extends TenantRepository {
     const row = await this.scope
       .template('visitors.byId', (q) => q.selectFrom('visitors').select(SELECTED).where('id', '=', param('id')))
       .first({ id });
-    return row && { ...row, events: Number(row.events), page_views: Number(row.page_views), sessions: Number(row.sessions) };
+    return row && this.toVisitor(row);
+  }
+
+  /** The visitors linked to an identity. */
+  async forIdentity(identityId: string): Promise<Visitor[]> {
+    const rows = await this.scope
+      .template('visitors.forIdentity', (q) => q.selectFrom('visitors').select(SELECTED).where('identity_id', '=', param('identity')))
+      .all({ identity: identityId });
+    return rows.map((row) => this.toVisitor(row));
+  }
+
+  /** One page of the workspace's visitor ids, in id order, after `after` (recompute). */
+  async idsAfter(after: string, limit: number): Promise<string[]> {
+    const rows = await this.scope.selectFrom('visitors').select('id').where('id', '>', after).orderBy('id').limit(limit).execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** The ids of the visitors linked to any identity (a rule changed: they are all due). */
+  async identifiedIds(after: string, limit: number): Promise<string[]> {
+    const rows = await this.scope
+      .selectFrom('visitors')
+      .select('id')
+      .where('identity_id', 'is not', null)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Writes the running aggregates (recompute rebuilds them from the log). */
+  async setAggregates(id: string, aggregates: string, network: string | null): Promise<void> {
+    await this.scope.updateTable('visitors').set({ aggregates, network }).where('id', '=', id).execute();
+  }
+
+  private toVisitor(row: Record<keyof Visitor, unknown>): Visitor {
+    const json = (value: unknown) => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
+    return {
+      ...(row as Visitor),
+      events: Number(row.events),
+      page_views: Number(row.page_views),
+      sessions: Number(row.sessions),
+      aggregates: json(row.aggregates),
+      network: json(row.network),
+    };
   }
 
   /** How many the workspace has. */

@@ -4,7 +4,7 @@
  * in every page that carries the tracker), so they are stored as they are and
  * listed with their value. Every event request looks its key up, so a revoked
  * key fails on the very next request on every process; nothing caches which
- * keys are valid. The CLI and, later, the dashboard manage them through here.
+ * keys are valid. The CLI and the dashboard's settings manage them through here.
  */
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../../repositories/index.js';
@@ -42,6 +42,11 @@ export interface ListedSiteKey {
   origins: string[];
   created_at: string;
   last_used_at: string | null;
+}
+
+/** A site key as the dashboard's settings show it: revoked ones too, with when. */
+export interface SettingsSiteKey extends ListedSiteKey {
+  revoked_at: string | null;
 }
 
 /** Uniform base62 characters from a CSPRNG (bytes of 248 and above are dropped). */
@@ -121,6 +126,23 @@ export class SiteKeysService {
       origins: key.origins,
       created_at: key.created_at,
       last_used_at: key.last_used_at,
+    }));
+  }
+
+  /**
+   * Every site key of a workspace, revoked ones too (with `revoked_at`), oldest
+   * first: the dashboard's settings show what was revoked and when.
+   */
+  async listWithRevoked(workspaceId: WorkspaceId): Promise<SettingsSiteKey[]> {
+    const keys = await this.store.operator.siteKeys.listAll(workspaceId);
+    return keys.map((key) => ({
+      id: key.id,
+      name: key.name,
+      key: key.key,
+      origins: key.origins,
+      created_at: key.created_at,
+      last_used_at: key.last_used_at,
+      revoked_at: key.revoked_at,
     }));
   }
 

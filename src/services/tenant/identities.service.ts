@@ -12,6 +12,7 @@ import type { Activity, Identity, Personality } from '../../schemas/resources.js
 import { NotFoundError } from '../errors.js';
 import { canonicalId, newId, pathId } from '../ids.js';
 import type { UpdateMode } from './leads.service.js';
+import { emitEvent } from '../webhooks/events.js';
 
 /** Personalities are returned without pagination; a visitor has a handful. */
 export const MAX_PERSONALITIES = 1000;
@@ -61,7 +62,11 @@ export class IdentitiesService {
 
   create(input: IdentityCreateInput): Promise<Identity> {
     const identity = buildIdentity(input, { id: newId(), createdAt: now() });
-    return this.store.transaction((repos) => repos.identities.insert(identity));
+    return this.store.transaction(async (repos) => {
+      const created = await repos.identities.insert(identity);
+      await emitEvent(repos, 'identity.created', created, identity.created_at);
+      return created;
+    });
   }
 
   async update(id: string, update: IdentityUpdateInput, mode: UpdateMode): Promise<Identity> {
@@ -72,7 +77,16 @@ export class IdentitiesService {
       changes.traits = mode === 'replace' ? { mode, value: update.traits } : { mode, patch: update.traits };
     }
     const identityId = pathId(id, 'identity');
-    const identity = await this.store.transaction((repos) => repos.identities.update(identityId, changes));
+    const identity = await this.store.transaction(async (repos) => {
+      const updated = await repos.identities.update(identityId, changes);
+      if (updated !== undefined) {
+        await emitEvent(repos, 'identity.updated', updated);
+        // its rule segments are evaluated again (C6.4)
+        const visitors = await repos.visitors.forIdentity(updated.id);
+        await repos.intelligenceDue.markDue([...new Set([updated.visitor_id, ...visitors.map((visitor) => visitor.id)])], now());
+      }
+      return updated;
+    });
     if (identity === undefined) throw new NotFoundError('identity');
     return identity;
   }

@@ -3,15 +3,20 @@
  * to it. The API gate makes one per request (request.workspace), the CLI one
  * per command; each service is built when first used.
  */
+import { DEFAULT_WEBHOOKS, type WebhookConfig } from '../../config.js';
 import type { WorkspaceStore } from '../../repositories/index.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import { CompaniesService } from './companies.service.js';
+import { ErasureService } from './erasure.service.js';
+import { IdempotencyService } from './idempotency.service.js';
 import { IdentitiesService } from './identities.service.js';
 import { ImportService } from './import/import.service.js';
+import { IntelligenceSettingsService } from './intelligence-settings.service.js';
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
 import { UsersService } from './users.service.js';
+import { WebhooksService } from './webhooks.service.js';
 
 export class WorkspaceServices {
   #leads?: LeadsService;
@@ -21,8 +26,15 @@ export class WorkspaceServices {
   #users?: UsersService;
   #imports?: ImportService;
   #overview?: OverviewService;
+  #idempotency?: IdempotencyService;
+  #erasure?: ErasureService;
+  #intelligenceSettings?: IntelligenceSettingsService;
+  #webhooks?: WebhooksService;
 
-  constructor(private readonly store: WorkspaceStore) {}
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly webhookConfig: WebhookConfig = DEFAULT_WEBHOOKS,
+  ) {}
 
   get id(): WorkspaceId {
     return this.store.workspaceId;
@@ -52,7 +64,24 @@ export class WorkspaceServices {
     return (this.#imports ??= new ImportService(this.store));
   }
 
+  get idempotency(): IdempotencyService {
+    return (this.#idempotency ??= new IdempotencyService(this.store));
+  }
+
+  get webhooks(): WebhooksService {
+    return (this.#webhooks ??= new WebhooksService(this.store, this.webhookConfig));
+  }
+
+  get erasure(): ErasureService {
+    return (this.#erasure ??= new ErasureService(this.store));
+  }
+
   get overview(): OverviewService {
     return (this.#overview ??= new OverviewService(this.store));
+  }
+
+  /** lead intelligence: the ideal customer and page kinds */
+  get intelligenceSettings(): IntelligenceSettingsService {
+    return (this.#intelligenceSettings ??= new IntelligenceSettingsService(this.store));
   }
 }

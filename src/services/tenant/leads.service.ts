@@ -10,6 +10,7 @@ import { now } from '../../schemas/instants.js';
 import type { Lead } from '../../schemas/resources.js';
 import { ForbiddenReferenceError, NotFoundError } from '../errors.js';
 import { canonicalId, newId, optionalId, pathId } from '../ids.js';
+import { emitEvent } from '../webhooks/events.js';
 
 export type UpdateMode = 'replace' | 'merge';
 
@@ -61,7 +62,19 @@ export class LeadsService {
       if (lead.company_id !== null && !(await repos.companies.exists(lead.company_id))) {
         throw new ForbiddenReferenceError('company_id');
       }
-      return repos.leads.insert(lead);
+      const created = await repos.leads.insert(lead);
+      await emitEvent(repos, 'lead.created', created, createdAt);
+      return created;
+    });
+  }
+
+  /** Deletes a lead (C8.4); its day's counts lose it in the same transaction. */
+  async delete(id: string): Promise<void> {
+    const leadId = pathId(id, 'lead');
+    await this.store.transaction(async (repos) => {
+      const deleted = await repos.leads.deleteWhere({ id: leadId });
+      if (deleted.length === 0) throw new NotFoundError('lead');
+      for (const lead of deleted) await emitEvent(repos, 'lead.deleted', lead);
     });
   }
 
@@ -86,8 +99,10 @@ export class LeadsService {
         if ((await repos.leads.findById(leadId)) === undefined) throw new NotFoundError('lead');
         throw new ForbiddenReferenceError('company_id');
       }
-      const lead = await repos.leads.update(leadId, changes, now());
+      const at = now();
+      const lead = await repos.leads.update(leadId, changes, at);
       if (lead === undefined) throw new NotFoundError('lead');
+      await emitEvent(repos, 'lead.updated', lead, at);
       return lead;
     });
   }

@@ -1,13 +1,18 @@
 /**
  * The dashboard's overview of a workspace: leads per UTC day by source over
  * the last N days, read from the per-day counters that keep lead totals
- * exact (lead_counts), and new identities per day. Days without any are
- * filled with zeros, so a chart has one point per day.
+ * exact (lead_counts), new identities per day, and the most viewed pages
+ * of the period (from the per-day page counters the ingest keeps,
+ * page_counts). Days without any are filled with zeros, so a chart has one
+ * point per day.
  */
 import type { WorkspaceStore } from '../../repositories/index.js';
 import { ALL_LEADS } from '../../repositories/tenant/lead-counts.repository.js';
+import type { TopPage } from '../../repositories/tenant/page-counts.repository.js';
 
 const DAY_MS = 86_400_000;
+/** how many of the most viewed pages the overview shows */
+export const TOP_PAGES = 10;
 
 export interface OverviewDay {
   day: string;
@@ -22,6 +27,8 @@ export interface Overview {
   /** every source seen in the period, most leads first */
   sources: string[];
   totals: { leads: number; identities: number };
+  /** the most viewed pages of the period, most views first */
+  top_pages: TopPage[];
 }
 
 export class OverviewService {
@@ -31,9 +38,10 @@ export class OverviewService {
     const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const today = Date.parse(`${dayOf(at)}T00:00:00.000Z`);
     const first = dayOf(today - (days - 1) * DAY_MS);
-    const [counts, identities] = await Promise.all([
+    const [counts, identities, topPages] = await Promise.all([
       this.store.repos.leadCounts.range(first, dayOf(today)),
       this.store.repos.identities.countByDay(first),
+      this.store.repos.pageCounts.top(first, dayOf(today), TOP_PAGES),
     ]);
     const byDay = new Map<string, OverviewDay>();
     for (let index = 0; index < days; index += 1) {
@@ -62,6 +70,7 @@ export class OverviewService {
       days: list,
       sources,
       totals: { leads: list.reduce((sum, entry) => sum + entry.leads, 0), identities: list.reduce((sum, entry) => sum + entry.identities, 0) },
+      top_pages: topPages,
     };
   }
 }

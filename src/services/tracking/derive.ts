@@ -5,7 +5,8 @@
  * identifies upsert identities by email and link visitors to them (with the
  * visitor's events of the previous 30 days back-filled as activity on its
  * first identification), every event of an identified visitor becomes an
- * activity entry, and every conversion becomes one lead.
+ * activity entry, every conversion becomes one lead, and every page view
+ * counts in its page's views of the day (page_counts: the overview's top pages).
  *
  * One visitor's events are derived by one transaction at a time: the batch
  * first takes a lock per visitor and per email it identifies (one statement,
@@ -13,11 +14,15 @@
  * interleave and two visitors identified with one new email make one
  * identity. Within a visitor, events are taken in time order.
  */
+import { countEvent, emptyAggregates, trimDays, type VisitorAggregates } from '../../intelligence/aggregates.js';
+import { namesCompany, type VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
+import { PageClassifier } from '../../intelligence/page-kinds.js';
 import type { TenantRepositories } from '../../repositories/index.js';
 import type { LoggedEvent } from '../../repositories/tenant/events.repository.js';
 import type { IdentityChanges } from '../../repositories/tenant/identities.repository.js';
 import type { NewLead } from '../../repositories/tenant/leads.repository.js';
 import type { NewActivity } from '../../repositories/tenant/activity.repository.js';
+import { PendingPageViews } from '../../repositories/tenant/page-counts.repository.js';
 import type { Session } from '../../repositories/tenant/sessions.repository.js';
 import type { Visitor } from '../../repositories/tenant/visitors.repository.js';
 import { formatInstant } from '../../schemas/instants.js';
@@ -25,9 +30,11 @@ import type { JsonObject, JsonValue } from '../../schemas/json.js';
 import { normalizeEmail } from '../../schemas/normalize.js';
 import type { TrackedEvent } from '../../schemas/tracked-events.js';
 import { newId } from '../ids.js';
+import { companyOfEmail, companyOfNetwork, networkMatch, type CompanyLink } from '../intelligence/companies.js';
 import { activityEntry, type ActivityIdentity } from './activity-entries.js';
 import { pathOf } from './attribution.js';
 import { addToSession, belongsTo, newSession, SESSION_GAP_MS } from './sessions.js';
+import { emitEvent } from '../webhooks/events.js';
 
 const DAY_MS = 86_400_000;
 /** how far back a visitor's events become activity on its first identification (C5.6) */
@@ -52,7 +59,13 @@ export interface RequestFacts {
   city: string | null;
   country: string | null;
   userAgent: string | null;
+  /** the network of the client address (C6.1), from the shipped ASN ranges; null when unknown */
+  network: VisitorNetwork | null;
+  /** the workspace's page kinds (docs/intelligence.md) */
+  pages?: PageClassifier;
 }
+
+const DEFAULT_PAGES = new PageClassifier();
 
 interface VisitorWork {
   visitor: Visitor;
@@ -62,6 +75,10 @@ interface VisitorWork {
   newSessions: Set<string>;
   /** the visitor's new events, in time order */
   logged: LoggedEvent[];
+  /** the visitor's network, parsed (visitors.network) */
+  network: VisitorNetwork | null;
+  /** first seen from a hosting network in this batch */
+  newlyHosting: boolean;
 }
 
 /** RFC 7396 applied to {}: the patch without its null members, at every depth. */
@@ -118,6 +135,8 @@ function blankVisitor(id: string, first: number, facts: RequestFacts): Visitor {
     page_views: 0,
     sessions: 0,
     created_at: facts.receivedAt,
+    aggregates: null,
+    network: null,
   };
 }
 
@@ -125,7 +144,15 @@ function blankVisitor(id: string, first: number, facts: RequestFacts): Visitor {
 async function placeVisitor(repos: TenantRepositories, visitorId: string, events: IncomingEvent[], facts: RequestFacts): Promise<VisitorWork> {
   const existing = await repos.visitors.find(visitorId);
   const visitor = existing === undefined ? blankVisitor(visitorId, events[0]!.at, facts) : { ...existing };
-  const work: VisitorWork = { visitor, isNew: existing === undefined, sessions: new Map(), newSessions: new Set(), logged: [] };
+  const work: VisitorWork = {
+    visitor,
+    isNew: existing === undefined,
+    sessions: new Map(),
+    newSessions: new Set(),
+    logged: [],
+    network: visitor.network === null ? null : (JSON.parse(visitor.network) as VisitorNetwork),
+    newlyHosting: false,
+  };
   let current = existing === undefined ? undefined : await repos.sessions.find(existing.session_id);
   if (current !== undefined) work.sessions.set(current.id, current);
 
@@ -176,11 +203,49 @@ async function placeVisitor(repos: TenantRepositories, visitorId: string, events
   visitor.session_id = latest.id;
   visitor.session_started_at = latest.started_at;
   visitor.session_last_at = latest.last_at;
+  await countIntelligence(repos, work, facts);
   return work;
 }
 
+/**
+ * Brings the visitor's running aggregates and network up to date (C6;
+ * docs/intelligence.md): the batch's events are counted, unless they come
+ * from a hosting network, which flags the visitor instead; a business
+ * network that names a company is linked to it once.
+ */
+async function countIntelligence(repos: TenantRepositories, work: VisitorWork, facts: RequestFacts): Promise<void> {
+  const { visitor } = work;
+  const aggregates: VisitorAggregates = visitor.aggregates === null ? emptyAggregates() : (JSON.parse(visitor.aggregates) as VisitorAggregates);
+  const network = facts.network;
+  if (network?.class === 'hosting') {
+    work.newlyHosting = !aggregates.hosting;
+    aggregates.hosting = true;
+  } else {
+    const pages = facts.pages ?? DEFAULT_PAGES;
+    for (const event of work.logged) {
+      countEvent(aggregates, { type: event.type, ts: event.occurred_at, session_id: event.session_id, path: event.path, name: event.name }, pages, facts.receivedAt);
+    }
+  }
+  visitor.aggregates = JSON.stringify(trimDays(aggregates, facts.receivedAt));
+  if (network !== null && work.logged.some((event) => event.occurred_at === visitor.last_seen)) {
+    const known = work.network;
+    if (known === null || known.asn !== network.asn) {
+      const next: VisitorNetwork = { ...network };
+      if (namesCompany(network)) next.company_id = await companyOfNetwork(repos, network, facts.receivedAt);
+      work.network = next;
+      visitor.network = JSON.stringify(next);
+    }
+  }
+}
+
+/** The company a visitor's network names, as a lead's link. */
+function networkLink(work: VisitorWork): CompanyLink | undefined {
+  const network = work.network;
+  return network?.company_id === undefined ? undefined : { companyId: network.company_id, match: networkMatch(network) };
+}
+
 /** A conversion's lead (C5.7). */
-function conversionLead(event: LoggedEvent, work: VisitorWork, facts: RequestFacts): NewLead {
+function conversionLead(event: LoggedEvent, work: VisitorWork, facts: RequestFacts, company: CompanyLink | undefined): NewLead {
   const session = work.sessions.get(event.session_id);
   const derived: JsonObject = { ...(session?.utm ?? {}) };
   const add = (key: string, value: string | null | undefined) => {
@@ -200,12 +265,12 @@ function conversionLead(event: LoggedEvent, work: VisitorWork, facts: RequestFac
     created_at: event.occurred_at,
     updated_at: event.occurred_at,
     // the event's own properties win over the session's of the same name
-    properties: { ...derived, ...(event.data ?? {}) },
+    properties: { ...derived, ...(event.data ?? {}), ...(company === undefined ? {} : { company_match: company.match }) },
     location,
     identity_id: work.visitor.identity_id,
     session_id: event.session_id,
     summary: null,
-    company_id: null,
+    company_id: company?.companyId ?? null,
   };
 }
 
@@ -225,6 +290,21 @@ async function identifyAndConvert(
   }
   let createdHere: string | undefined;
   const visitorLeads: NewLead[] = [];
+  /** the identity's company (C6.1): undefined until needed, then the link or null */
+  let company: CompanyLink | null | undefined;
+  const companyNow = async (): Promise<CompanyLink | null> => {
+    if (company !== undefined) return company;
+    company = null;
+    if (identity !== undefined) {
+      const linked = await repos.identities.companyOf(identity.id);
+      if (linked !== null) {
+        const fromEmail = identity.email === null ? undefined : await companyOfEmail(repos, identity.email, facts.receivedAt);
+        company = fromEmail?.companyId === linked ? fromEmail : { companyId: linked, match: networkLink(work)?.match ?? { source: 'network' } };
+      }
+    }
+    company ??= networkLink(work) ?? null;
+    return company;
+  };
 
   for (const [index, event] of work.logged.entries()) {
     if (event.type === 'identify') {
@@ -250,15 +330,24 @@ async function identifyAndConvert(
             created_at: event.occurred_at,
           });
           createdHere = found.id;
+          await emitEvent(repos, 'identity.created', found, facts.receivedAt);
         } else if (Object.keys(changes).length > 0) {
           found = (await repos.identities.update(found.id, changes)) ?? found;
+          await emitEvent(repos, 'identity.updated', found, facts.receivedAt);
         }
         identity = { id: found.id, name: found.name, email: found.email };
+        company = undefined;
+        const byEmail = await companyOfEmail(repos, email, event.occurred_at);
+        if (byEmail !== undefined && (await repos.identities.companyOf(found.id)) !== byEmail.companyId) {
+          // an email's company wins over a network's (C6.1)
+          await repos.identities.setCompany(found.id, byEmail.companyId);
+        }
         if (visitor.identity_id !== found.id) {
           const first = visitor.identity_id === null;
           visitor.identity_id = found.id;
           visitor.identified_at ??= event.occurred_at;
           await repos.leads.identifyVisitor(visitor.id, found.id, facts.receivedAt);
+          await emitEvent(repos, 'identity.identified', { identity: found, visitor_id: visitor.id }, facts.receivedAt);
           for (const lead of visitorLeads) lead.identity_id ??= found.id;
           if (first) {
             // its earlier events become activity; this one and the batch's later ones follow below
@@ -271,12 +360,16 @@ async function identifyAndConvert(
         }
       } else if (identity !== undefined && Object.keys(changes).length > 0) {
         const updated = await repos.identities.update(identity.id, changes);
-        if (updated !== undefined) identity = { id: updated.id, name: updated.name, email: updated.email };
+        if (updated !== undefined) {
+          identity = { id: updated.id, name: updated.name, email: updated.email };
+          await emitEvent(repos, 'identity.updated', updated, facts.receivedAt);
+        }
       }
     }
     if (identity !== undefined) activity.push(activityEntry(event, identity));
-    if (event.type === 'conversion') visitorLeads.push(conversionLead(event, work, facts));
+    if (event.type === 'conversion') visitorLeads.push(conversionLead(event, work, facts, (await companyNow()) ?? undefined));
   }
+  if (identity !== undefined) await linkIdentityCompany(repos, work, identity.id, visitorLeads, await companyNow());
   leads.push(...visitorLeads);
   if (visitor.identity_id !== null && visitor.identity_id !== createdHere) {
     await repos.identities.recordSeen(visitor.identity_id, {
@@ -286,6 +379,55 @@ async function identifyAndConvert(
       city: visitor.last_city,
       country: visitor.last_country,
     });
+  }
+}
+
+/** The page URL's host as the URL parser gives it (with a port, if any), lower case; '' when it has none. */
+function hostOf(url: string | null): string {
+  if (url === null) return '';
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/** Each page view counts once in its page's views of its UTC day. */
+function pageViews(works: readonly VisitorWork[]): PendingPageViews {
+  const pending = new PendingPageViews();
+  for (const work of works) {
+    for (const event of work.logged) {
+      if (event.type === 'page' && event.path !== null) pending.add(event.occurred_at.slice(0, 10), hostOf(event.url), event.path);
+    }
+  }
+  return pending;
+}
+
+/**
+ * The identity's leads, present and future, carry its company (C6.1): those
+ * without one are linked; an identity without a company takes its network's;
+ * an identity first seen from a hosting network is flagged in traits.network.
+ */
+async function linkIdentityCompany(
+  repos: TenantRepositories,
+  work: VisitorWork,
+  identityId: string,
+  batchLeads: NewLead[],
+  company: CompanyLink | null,
+): Promise<void> {
+  if (work.newlyHosting && work.network !== null) {
+    const { asn, organization } = work.network;
+    await repos.identities.update(identityId, { traits: { mode: 'merge', patch: { network: { class: 'hosting', asn, organization } } } });
+  }
+  if (company === null) return;
+  if (company.match.source === 'network' && (await repos.identities.companyOf(identityId)) === null) {
+    await repos.identities.setCompany(identityId, company.companyId);
+  }
+  if (work.logged.some((event) => event.type === 'identify')) await repos.leads.linkCompany(identityId, company.companyId, company.match);
+  for (const lead of batchLeads) {
+    if (lead.company_id !== null) continue;
+    lead.company_id = company.companyId;
+    lead.properties = { ...lead.properties, company_match: company.match };
   }
 }
 
@@ -330,6 +472,12 @@ export async function deriveBatch(repos: TenantRepositories, incoming: IncomingE
   for (const work of works) await identifyAndConvert(repos, work, facts, activity, leads);
   await writeState(repos, works);
   await repos.activity.record(activity);
-  if (leads.length > 0) await repos.leads.insertMany(leads);
+  if (leads.length > 0) {
+    await repos.leads.insertMany(leads);
+    for (const lead of leads) await emitEvent(repos, 'lead.created', { ...lead, workspace_id: repos.webhooks.workspaceId }, facts.receivedAt);
+  }
+  await repos.pageCounts.add(pageViews(works));
+  // scores, personalities and segments of these visitors are due (the intelligence worker)
+  await repos.intelligenceDue.markDue(works.map((work) => work.visitor.id), facts.receivedAt);
   return claimed;
 }

@@ -9,6 +9,7 @@
  * (derive.ts): when this resolves, both are durable.
  */
 import type { IpStorage } from '../../config.js';
+import { networkOf } from '../../intelligence/networks/visitor-network.js';
 import type { Store } from '../../repositories/index.js';
 import { nextMonth, type Month } from '../../repositories/operator/event-partitions.repository.js';
 import { canonicalInstant, formatInstant, validInstantMs } from '../../schemas/instants.js';
@@ -19,6 +20,7 @@ import { isAutomated } from './bots.js';
 import type { DailySalts } from './cookieless.js';
 import { deriveBatch, type IncomingEvent, type RequestFacts } from './derive.js';
 import type { Geolocator } from './geolocation.js';
+import type { SettingsCache } from '../intelligence/settings-cache.js';
 import { SESSION_GAP_MS } from './sessions.js';
 
 /** a `ts` further ahead than this takes the server's time */
@@ -57,6 +59,7 @@ export class IngestService {
     private readonly salts: DailySalts,
     private readonly geolocator: Geolocator,
     private readonly options: IngestOptions,
+    private readonly settings: SettingsCache,
   ) {}
 
   /**
@@ -109,6 +112,8 @@ export class IngestService {
       city: place?.city ?? null,
       country: place?.country ?? null,
       userAgent: context.userAgent ?? null,
+      network: networkOf(context.address),
+      pages: (await this.settings.get(workspaceId)).classifier,
     };
     await this.ensurePartitions(incoming.map((item) => item.at));
     const claimed = await this.store.forWorkspace(workspaceId).transaction((repos) => deriveBatch(repos, incoming, facts));

@@ -4,13 +4,14 @@
  * events older than EVENT_RETENTION_DAYS deleted (whole monthly partitions
  * dropped on PostgreSQL, the rest in small batches), received ids forgotten
  * once their events are past the 7-day window, and cookieless salts deleted
- * after 48 hours. What events derived (identities, activity, sessions, leads)
+ * after 48 hours; also Idempotency-Keys past their lifetime (C8.2). What events derived (identities, activity, sessions, leads)
  * stays. Every step can run in several processes at once: each deletion
  * only removes what is already due, and partitions are created if absent.
  */
 import type { Store } from '../../repositories/index.js';
 import { nextMonth } from '../../repositories/operator/event-partitions.repository.js';
 import { formatInstant } from '../../schemas/instants.js';
+import { IDEMPOTENCY_LIFETIME_MS } from '../tenant/idempotency.service.js';
 import { dayOf } from './cookieless.js';
 import type { IngestService } from './ingest.service.js';
 import { MAX_CLOCK_AHEAD_MS, MAX_EVENT_AGE_MS } from './ingest.service.js';
@@ -28,6 +29,8 @@ export interface MaintenanceReport {
   eventsDeleted: number;
   idsForgotten: number;
   saltsDeleted: number;
+  /** Idempotency-Keys past their lifetime (C8.2) */
+  idempotencyKeysPruned: number;
 }
 
 export interface MaintenanceOptions {
@@ -51,14 +54,17 @@ export class TrackingMaintenance {
     const partitionsDropped = await this.dropPartitions(cutoff);
     let eventsDeleted = 0;
     let idsForgotten = 0;
+    let idempotencyKeysPruned = 0;
+    const keysBefore = formatInstant(now - IDEMPOTENCY_LIFETIME_MS);
     const idsBefore = formatInstant(now - MAX_EVENT_AGE_MS - ID_MARGIN_MS);
     for (const workspace of await this.store.operator.workspaces.listAll()) {
       const scope = this.store.forWorkspace(workspace.id);
       eventsDeleted += await chunked(() => scope.transaction((repos) => repos.events.deleteBefore(formatInstant(cutoff), DELETE_CHUNK)));
       idsForgotten += await chunked(() => scope.transaction((repos) => repos.events.pruneIds(idsBefore, DELETE_CHUNK)));
+      idempotencyKeysPruned += await chunked(() => scope.transaction((repos) => repos.idempotency.prune(keysBefore, DELETE_CHUNK)));
     }
     const saltsDeleted = await this.store.transaction((repos) => repos.trackingSalts.deleteBefore(dayOf(now - DAY_MS)));
-    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted };
+    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted, idempotencyKeysPruned };
   }
 
   /** Runs now and then every `intervalMs`, until stop(); failures go to `onError` and the next run tries again. */

@@ -38,8 +38,8 @@ async function sessionInfo(services: Services, session: ActiveSession) {
     workspaces,
     csrf_token: session.csrfToken,
     expires_at: session.expiresAt,
-    // site keys arrive with visitor tracking; the settings page shows them once this is true
-    features: { site_keys: false },
+    // the settings page shows site keys when this is true (visitor tracking is part of the installation)
+    features: { site_keys: true },
   };
 }
 

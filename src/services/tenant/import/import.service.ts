@@ -8,12 +8,13 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import type { ValidateFunction } from 'ajv';
 import secureJson from 'secure-json-parse';
 import type { TenantRepositories, WorkspaceStore } from '../../../repositories/index.js';
 import type { PeopleRepository } from '../../../repositories/operator/people.repository.js';
 import { PendingCounts } from '../../../repositories/tenant/lead-counts.repository.js';
 import { now } from '../../../schemas/instants.js';
-import { describeJsonProblem, findJsonProblem, isStorableText } from '../../../schemas/text-guards.js';
+import { describeJsonProblem, findFieldProblem, isStorableText } from '../../../schemas/text-guards.js';
 import { createAjv, describeErrors, type SchemaError } from '../../../schemas/validator.js';
 import { ServiceError } from '../../errors.js';
 import { IMPORT_RESOURCES, RESOURCE_SPECS, type ImportResource, type ImportRun, type References } from './import-lines.js';
@@ -56,10 +57,16 @@ interface Pending {
   references: References;
 }
 
-const ajv = createAjv(false);
-const validators = new Map(
-  IMPORT_RESOURCES.map((resource) => [resource, ajv.compile(RESOURCE_SPECS[resource].schema)] as const),
-);
+/** Compiled on a resource's first import: commands that import nothing start without the compilation. */
+const validators = new Map<ImportResource, ValidateFunction>();
+function validatorFor(resource: ImportResource): ValidateFunction {
+  let validate = validators.get(resource);
+  if (validate === undefined) {
+    validate = createAjv(false).compile(RESOURCE_SPECS[resource].schema);
+    validators.set(resource, validate);
+  }
+  return validate;
+}
 
 function describeLine(problems: Record<string, string>): string {
   return Object.entries(problems)
@@ -78,7 +85,7 @@ export class ImportService {
 
   async run(resource: ImportResource, input: Readable, onProgress?: (bytesRead: number) => void): Promise<ImportResult> {
     const spec = RESOURCE_SPECS[resource];
-    const validate = validators.get(resource)!;
+    const validate = validatorFor(resource);
     const importedAt = now();
 
     if (onProgress !== undefined) {
@@ -141,7 +148,7 @@ export class ImportService {
         }
         const textProblems: Record<string, string> = {};
         for (const [field, fieldValue] of Object.entries(value)) {
-          const problem = isStorableText(field) ? findJsonProblem(fieldValue) : 'text';
+          const problem = isStorableText(field) ? findFieldProblem(fieldValue) : 'text';
           if (problem !== null) textProblems[isStorableText(field) ? field : JSON.stringify(field)] = describeJsonProblem(problem);
         }
         if (Object.keys(textProblems).length > 0) {

@@ -1,0 +1,290 @@
+/**
+ * `createClient({ baseUrl, apiKey })`: the Leadlight API grouped by resource
+ * (`client.leads.list/get/create/update`, `client.identities…`), every call
+ * typed from the OpenAPI document (the method names follow its operationIds:
+ * listLeads is `leads.list`), on openapi-fetch, with the retries of retry.ts,
+ * the lists of pagination.ts and the errors of errors.ts. A call answers the
+ * resource itself (the `data` of the envelope) or throws a LeadlightError.
+ * `client.raw` is the typed openapi-fetch client underneath, with the same
+ * key and retries, for anything the groups do not name.
+ */
+import createFetchClient, { type Client } from 'openapi-fetch';
+import { LeadlightError, REQUEST_ID_HEADER } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import { nextLink, PagedList, type Page } from './pagination.js';
+import { IDEMPOTENCY_KEY_HEADER, retryingFetch, type RetryOptions } from './retry.js';
+import type {
+  Activity,
+  Company,
+  CompanyListQuery,
+  CreatedWebhook,
+  ErasureCounts,
+  ErasureCreate,
+  EventBatch,
+  Identity,
+  IdentityCreate,
+  IdentityListQuery,
+  IdentityUpdate,
+  Lead,
+  LeadCreate,
+  LeadListQuery,
+  LeadUpdate,
+  ListQuery,
+  Personality,
+  UserListQuery,
+  VisitorList,
+  Webhook,
+  WebhookCreate,
+  WebhookDelivery,
+  WebhookUpdate,
+  WorkspaceUser,
+} from './types.js';
+
+export const CLIENT_VERSION = '0.1.0';
+
+export interface ClientOptions extends RetryOptions {
+  /** where Leadlight answers, e.g. https://leadlight.example.com (paths start with /api/v1) */
+  baseUrl: string;
+  /** a production (ll_prod_…) or development (ll_dev_…) API key */
+  apiKey: string;
+  /** a fetch to send requests with (default: the global fetch) */
+  fetch?: (request: Request) => Promise<Response>;
+  /** headers sent with every request */
+  headers?: Record<string, string>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export interface WriteOptions extends CallOptions {
+  /**
+   * The Idempotency-Key of a POST (CONTRACT C8.2); by default a random UUID
+   * per call, kept by its retries. Give your own (for example derived from
+   * the record you are syncing) to make the write idempotent across restarts
+   * of your process too.
+   */
+  idempotencyKey?: string;
+}
+
+export interface UpdateOptions extends CallOptions {
+  /**
+   * Send the body as a JSON Merge Patch (application/merge-patch+json,
+   * RFC 7396): nested objects merge and a null member removes that key.
+   * By default (application/json) an object field present replaces the
+   * stored one as a whole.
+   */
+  mergePatch?: boolean;
+}
+
+export interface EventCounts {
+  accepted: number;
+  duplicates: number;
+  ignored: number;
+}
+
+type FetchResult<T> = { data?: T; error?: unknown; response: Response };
+
+/** The `data` of an answer, or the LeadlightError it carries. */
+async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok || data === undefined) throw LeadlightError.fromResponse(response, error);
+  return data;
+}
+
+/** An answer without a body (204), or the LeadlightError it carries. */
+async function expectEmpty(call: Promise<FetchResult<unknown>>): Promise<void> {
+  const { error, response } = await call;
+  if (!response.ok) throw LeadlightError.fromResponse(response, error);
+}
+
+function callInit(options: CallOptions = {}): { signal?: AbortSignal; headers?: Record<string, string> } {
+  return { signal: options.signal, headers: options.headers };
+}
+
+function writeInit(options: WriteOptions = {}): { signal?: AbortSignal; headers?: Record<string, string> } {
+  const headers = { ...options.headers };
+  if (options.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
+  return { signal: options.signal, headers };
+}
+
+function updateInit(options: UpdateOptions = {}): { signal?: AbortSignal; headers?: Record<string, string> } {
+  const headers = { ...options.headers };
+  if (options.mergePatch === true) headers['content-type'] = 'application/merge-patch+json';
+  return { signal: options.signal, headers };
+}
+
+/** A page of a list answer. */
+async function toPage<T>(call: Promise<FetchResult<{ data: T[]; pagination: Page<T>['pagination'] }>>): Promise<Page<T>> {
+  const { data, error, response } = await call;
+  if (!response.ok || data === undefined) throw LeadlightError.fromResponse(response, error);
+  return {
+    data: data.data,
+    pagination: data.pagination,
+    next: nextLink(response.headers.get('link')),
+    requestId: response.headers.get(REQUEST_ID_HEADER) ?? undefined,
+  };
+}
+
+export type LeadlightClient = ReturnType<typeof createClient>;
+
+export function createClient(options: ClientOptions) {
+  if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new TypeError('createClient: baseUrl is required');
+  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('createClient: apiKey is required');
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const api: Client<paths> = createFetchClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    fetch: retryingFetch(send, options),
+    headers: {
+      ...options.headers,
+      authorization: `Bearer ${options.apiKey}`,
+      'user-agent': `leadlight-client/${CLIENT_VERSION}`,
+    },
+  });
+
+  /** A list that follows its Link cursors; `query` untyped here, typed by each method. */
+  const list = <T>(fetchPage: (query: Record<string, unknown>) => Promise<Page<T>>, query: object | undefined) =>
+    new PagedList<T>(fetchPage, { ...query });
+
+  return {
+    raw: api,
+
+    leads: {
+      /** listLeads: `await` it for the first page, `for await` it for every lead */
+      list: (query?: LeadListQuery, call?: CallOptions) =>
+        list<Lead>((q) => toPage(api.GET('/api/v1/leads', { params: { query: q as LeadListQuery }, ...callInit(call) })), query),
+      /** getLead */
+      get: (id: string, call?: CallOptions): Promise<Lead> =>
+        unwrap(api.GET('/api/v1/leads/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+      /** createLead: retried safely with an Idempotency-Key */
+      create: (body: LeadCreate = {}, call?: WriteOptions): Promise<Lead> =>
+        unwrap(api.POST('/api/v1/leads', { body, ...writeInit(call) })).then((answer) => answer.data),
+      /** updateLead: only the fields present change */
+      update: (id: string, body: LeadUpdate, call?: UpdateOptions): Promise<Lead> =>
+        unwrap(api.PATCH('/api/v1/leads/{id}', { params: { path: { id } }, body, ...updateInit(call) })).then((answer) => answer.data),
+      /** deleteLead: resolves once the lead is gone (a second delete is a not_found LeadlightError) */
+      delete: (id: string, call?: CallOptions): Promise<void> =>
+        expectEmpty(api.DELETE('/api/v1/leads/{id}', { params: { path: { id } }, ...callInit(call) })),
+    },
+
+    identities: {
+      /** listIdentities */
+      list: (query?: IdentityListQuery, call?: CallOptions) =>
+        list<Identity>(
+          (q) => toPage(api.GET('/api/v1/identities', { params: { query: q as IdentityListQuery }, ...callInit(call) })),
+          query,
+        ),
+      /** getIdentity */
+      get: (id: string, call?: CallOptions): Promise<Identity> =>
+        unwrap(api.GET('/api/v1/identities/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+      /** createIdentity */
+      create: (body: IdentityCreate = {}, call?: WriteOptions): Promise<Identity> =>
+        unwrap(api.POST('/api/v1/identities', { body, ...writeInit(call) })).then((answer) => answer.data),
+      /** updateIdentity */
+      update: (id: string, body: IdentityUpdate, call?: UpdateOptions): Promise<Identity> =>
+        unwrap(api.PATCH('/api/v1/identities/{id}', { params: { path: { id } }, body, ...updateInit(call) })).then(
+          (answer) => answer.data,
+        ),
+      /** listIdentityActivity */
+      activity: (id: string, query?: ListQuery<'listIdentityActivity'>, call?: CallOptions) =>
+        list<Activity>(
+          (q) =>
+            toPage(
+              api.GET('/api/v1/identities/{id}/activity', {
+                params: { path: { id }, query: q as ListQuery<'listIdentityActivity'> },
+                ...callInit(call),
+              }),
+            ),
+          query,
+        ),
+      /** listIdentityPersonalities: every one, newest first (not paged) */
+      personalities: (id: string, call?: CallOptions): Promise<Personality[]> =>
+        unwrap(api.GET('/api/v1/identities/{id}/personalities', { params: { path: { id } }, ...callInit(call) })).then(
+          (body) => body.data,
+        ),
+    },
+
+    companies: {
+      /** listCompanies */
+      list: (query?: CompanyListQuery, call?: CallOptions) =>
+        list<Company>((q) => toPage(api.GET('/api/v1/companies', { params: { query: q as CompanyListQuery }, ...callInit(call) })), query),
+      /** getCompany */
+      get: (id: string, call?: CallOptions): Promise<Company> =>
+        unwrap(api.GET('/api/v1/companies/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+    },
+
+    lists: {
+      /** listLists */
+      list: (query?: ListQuery<'listLists'>, call?: CallOptions) =>
+        list<VisitorList>(
+          (q) => toPage(api.GET('/api/v1/lists', { params: { query: q as ListQuery<'listLists'> }, ...callInit(call) })),
+          query,
+        ),
+    },
+
+    users: {
+      /** listUsers */
+      list: (query?: UserListQuery, call?: CallOptions) =>
+        list<WorkspaceUser>((q) => toPage(api.GET('/api/v1/users', { params: { query: q as UserListQuery }, ...callInit(call) })), query),
+      /** getUser */
+      get: (id: string, call?: CallOptions): Promise<WorkspaceUser> =>
+        unwrap(api.GET('/api/v1/users/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+    },
+
+    erasures: {
+      /**
+       * createErasure: erases a person, by `email` or by `visitor_id`, with
+       * everything of theirs (CONTRACT C8.4); answers the counts erased
+       */
+      create: (body: ErasureCreate, call?: WriteOptions): Promise<ErasureCounts> =>
+        unwrap(api.POST('/api/v1/erasures', { body, ...writeInit(call) })).then((answer) => answer.data),
+    },
+
+    webhooks: {
+      /** createWebhook: answers the endpoint with its `secret` (whsec_…), this once */
+      create: (body: WebhookCreate, call?: WriteOptions): Promise<CreatedWebhook> =>
+        unwrap(api.POST('/api/v1/webhooks', { body, ...writeInit(call) })).then((answer) => answer.data),
+      /** listWebhooks */
+      list: (query?: ListQuery<'listWebhooks'>, call?: CallOptions) =>
+        list<Webhook>(
+          (q) => toPage(api.GET('/api/v1/webhooks', { params: { query: q as ListQuery<'listWebhooks'> }, ...callInit(call) })),
+          query,
+        ),
+      /** getWebhook */
+      get: (id: string, call?: CallOptions): Promise<Webhook> =>
+        unwrap(api.GET('/api/v1/webhooks/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+      /** updateWebhook */
+      update: (id: string, body: WebhookUpdate, call?: CallOptions): Promise<Webhook> =>
+        unwrap(api.PATCH('/api/v1/webhooks/{id}', { params: { path: { id } }, body, ...callInit(call) })).then((answer) => answer.data),
+      /** deleteWebhook */
+      delete: (id: string, call?: CallOptions): Promise<void> =>
+        expectEmpty(api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } }, ...callInit(call) })),
+      /** listWebhookDeliveries: the delivery log of an endpoint, newest first */
+      deliveries: (id: string, query?: ListQuery<'listWebhookDeliveries'>, call?: CallOptions) =>
+        list<WebhookDelivery>(
+          (q) =>
+            toPage(
+              api.GET('/api/v1/webhooks/{id}/deliveries', {
+                params: { path: { id }, query: q as ListQuery<'listWebhookDeliveries'> },
+                ...callInit(call),
+              }),
+            ),
+          query,
+        ),
+      /** testWebhook: queues a webhook.test event for the endpoint */
+      test: (id: string, call?: WriteOptions): Promise<{ queued: number }> =>
+        unwrap(api.POST('/api/v1/webhooks/{id}/test', { params: { path: { id } }, ...writeInit(call) })).then((answer) => answer.data),
+    },
+
+    events: {
+      /**
+       * sendEvents: what the browser tracker sends, from a server (a batch of
+       * 1 to 100 events with a site key; retried safely: an event id already
+       * received is counted as a duplicate)
+       */
+      send: (batch: EventBatch, call?: CallOptions): Promise<EventCounts> =>
+        unwrap(api.POST('/e', { body: batch, ...callInit(call) })).then((answer) => answer.data),
+    },
+  };
+}

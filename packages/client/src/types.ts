@@ -1,0 +1,55 @@
+/**
+ * Names for the types of the generated OpenAPI types
+ * (generated/openapi.ts): the resources, the bodies and the queries of the
+ * operations, by operationId, so a caller can write `Lead` or `LeadCreate`
+ * rather than reach into `components` and `operations`.
+ */
+import type { components, operations, webhooks } from './generated/openapi.js';
+
+export type { components, operations, paths, webhooks } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+
+export type Lead = Schemas['Lead'];
+export type Identity = Schemas['Identity'];
+export type Activity = Schemas['Activity'];
+export type Personality = Schemas['Personality'];
+export type Company = Schemas['Company'];
+export type VisitorList = Schemas['VisitorList'];
+export type WorkspaceUser = Schemas['WorkspaceUser'];
+export type ErrorBody = Schemas['Error'];
+
+/** The query parameters of an operation. */
+export type QueryOf<K extends keyof operations> = operations[K]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+/** The JSON body of an operation. */
+export type BodyOf<K extends keyof operations> = operations[K] extends { requestBody?: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
+
+/** A list's query without the paging cursor (the iteration follows the Link cursors itself). */
+export type ListQuery<K extends keyof operations> = Omit<QueryOf<K>, 'cursor'>;
+
+export type LeadCreate = BodyOf<'createLead'>;
+export type LeadUpdate = BodyOf<'updateLead'>;
+export type LeadListQuery = ListQuery<'listLeads'>;
+export type IdentityCreate = BodyOf<'createIdentity'>;
+export type IdentityUpdate = BodyOf<'updateIdentity'>;
+export type IdentityListQuery = ListQuery<'listIdentities'>;
+export type CompanyListQuery = ListQuery<'listCompanies'>;
+export type UserListQuery = ListQuery<'listUsers'>;
+export type ErasureCreate = BodyOf<'createErasure'>;
+export type ErasureCounts = operations['createErasure']['responses'][200]['content']['application/json']['data'];
+export type WebhookCreate = BodyOf<'createWebhook'>;
+export type WebhookUpdate = BodyOf<'updateWebhook'>;
+/** a webhook endpoint as created: with its signing secret (whsec_…), answered this once */
+export type CreatedWebhook = operations['createWebhook']['responses'][201]['content']['application/json']['data'];
+export type Webhook = operations['getWebhook']['responses'][200]['content']['application/json']['data'];
+export type WebhookDelivery = operations['listWebhookDeliveries']['responses'][200]['content']['application/json']['data'][number];
+export type EventBatch = BodyOf<'sendEvents'>;
+export type TrackedEvent = EventBatch['events'][number];
+
+/** The body Leadlight POSTs to a webhook endpoint, by event type. */
+export type WebhookPayload<T extends keyof webhooks = keyof webhooks> = {
+  [K in T]: webhooks[K]['post'] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+}[T];
+export type WebhookEventType = keyof webhooks;

@@ -1,0 +1,96 @@
+/**
+ * Bulk loading into SQLite, for imports. The store has one connection, so the
+ * import's transaction is that connection's: rows go through one prepared
+ * INSERT per table and column list, run synchronously, instead of a Kysely
+ * query (and its promises) per row.
+ *
+ * Once an import has written into a table at least as many rows as the table
+ * held before it (and at least BULK_INDEX_ROWS), the table's secondary,
+ * non-unique indexes are dropped, and built again from their stored SQL before
+ * the transaction commits: one sorted build per index instead of a b-tree
+ * insert per row and index. The rebuild reads at most twice the rows imported;
+ * a table that already held BULK_MAX_EXISTING rows keeps its indexes. It is all
+ * one transaction: a failed or killed import leaves the indexes as they were,
+ * and other connections never see the table without them.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely, Transaction } from 'kysely';
+import type { Copier } from './postgres-copy.js';
+import type { Schema } from './schema.js';
+
+/** rows an import writes into a table before its indexes may be dropped */
+const BULK_INDEX_ROWS = 10_000;
+/** a table holding this many rows keeps its indexes whatever the import's size */
+const BULK_MAX_EXISTING = 250_000;
+
+interface TableLoad {
+  before: number;
+  written: number;
+  /** the dropped indexes' CREATE statements, once dropped */
+  dropped?: string[];
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+class SqliteBulkLoader {
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #tables = new Map<string, TableLoad>();
+
+  constructor(private readonly raw: BetterSqlite3.Database) {}
+
+  readonly copy: Copier = async (table, columns, rows) => {
+    const key = `${table}(${columns.join(',')})`;
+    let statement = this.#statements.get(key);
+    if (statement === undefined) {
+      statement = this.raw.prepare(
+        `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+      );
+      this.#statements.set(key, statement);
+    }
+    const load = this.#load(table);
+    for (const row of rows) statement.run(row as unknown[]);
+    load.written += rows.length;
+    if (load.dropped === undefined && load.before < BULK_MAX_EXISTING && load.written >= Math.max(load.before, BULK_INDEX_ROWS)) {
+      load.dropped = this.#dropSecondaryIndexes(table);
+    }
+  };
+
+  /** Builds the dropped indexes again; runs before the commit. */
+  finish(): void {
+    for (const load of this.#tables.values()) {
+      for (const create of load.dropped ?? []) this.raw.exec(create);
+    }
+  }
+
+  #load(table: string): TableLoad {
+    let load = this.#tables.get(table);
+    if (load === undefined) {
+      const { count } = this.raw
+        .prepare(`select count(*) as count from (select 1 from ${quote(table)} limit ${BULK_MAX_EXISTING})`)
+        .get() as { count: number };
+      load = { before: count, written: 0 };
+      this.#tables.set(table, load);
+    }
+    return load;
+  }
+
+  #dropSecondaryIndexes(table: string): string[] {
+    const indexes = this.raw
+      .prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = ? and sql is not null`)
+      .all(table) as { name: string; sql: string }[];
+    const secondary = indexes.filter((index) => !/^\s*create\s+unique\b/i.test(index.sql));
+    for (const index of secondary) this.raw.exec(`drop index ${quote(index.name)}`);
+    return secondary.map((index) => index.sql);
+  }
+}
+
+/** `Database.bulk` of the SQLite store. */
+export function sqliteBulk(db: Kysely<Schema>, raw: BetterSqlite3.Database) {
+  return <T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T> =>
+    db.transaction().execute(async (trx) => {
+      const loader = new SqliteBulkLoader(raw);
+      const result = await work(trx, loader.copy);
+      loader.finish();
+      return result;
+    });
+}

@@ -1,0 +1,103 @@
+/**
+ * Idempotency-Key on POSTs under /api/v1 (CONTRACT C8.2), for every such
+ * route, present and future: the route's handler is wrapped when it is
+ * registered. The key is read after the gate, the guards and validation, so
+ * a request refused before it ran (400, 401, 413, 415, 429) never claims it.
+ * A claimed request runs with the write hook that marks the key applied in
+ * the transaction of its write (services/tenant/idempotency.service.ts); its
+ * answer is stored before it is sent, unless it is one that is not kept (a
+ * 400 or 429 from the handler, or a 5xx: nothing was written, retrying is
+ * what the client should do).
+ */
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { withWriteHook } from '../../repositories/write-hooks.js';
+import { IDEMPOTENCY_KEY, IdempotencyInUseError, IdempotencyReusedError, requestHash } from '../../services/tenant/idempotency.service.js';
+import { HttpError } from '../errors.js';
+import { API_PREFIX } from './gate.js';
+import { workspaceOf } from '../request-context.js';
+
+/** answers that are never stored: refused before running, or failed without writing */
+const NOT_STORED = new Set([400, 401, 413, 415, 429]);
+/** the headers a replay repeats */
+const REPLAYED_HEADERS = ['location', 'content-type'] as const;
+
+interface Claim {
+  key: string;
+  token: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim: Claim | null;
+  }
+}
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
+    throw new HttpError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', {
+      header: 'Idempotency-Key',
+    });
+  }
+  return header;
+}
+
+function wrap(handler: RouteHandlerMethod, route: string): RouteHandlerMethod {
+  return async function idempotent(this: unknown, request: FastifyRequest, reply: FastifyReply) {
+    const key = keyOf(request);
+    if (key === undefined) return handler.call(this as never, request, reply);
+    const idempotency = workspaceOf(request).idempotency;
+    const begun = await idempotency.begin(key, requestHash(`POST ${route} ${JSON.stringify(request.params ?? {})}`, request.body));
+    switch (begun.kind) {
+      case 'reused':
+        throw new IdempotencyReusedError();
+      case 'in_use':
+        throw new IdempotencyInUseError();
+      case 'replay': {
+        const { answer } = begun;
+        reply.code(answer.status).headers(answer.headers).header('idempotent-replayed', 'true');
+        return reply.send(answer.body);
+      }
+      case 'run': {
+        request.idempotencyClaim = { key, token: begun.token };
+        return withWriteHook(idempotency.writeHook(key, begun.token), () => handler.call(this as never, request, reply));
+      }
+    }
+  } as RouteHandlerMethod;
+}
+
+export const idempotency = fp(
+  async (app) => {
+    app.decorateRequest('idempotencyClaim', null);
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (!methods.includes('POST') || !(route.url === API_PREFIX || route.url.startsWith(`${API_PREFIX}/`))) return;
+      route.handler = wrap(route.handler as RouteHandlerMethod, route.url);
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      const claim = request.idempotencyClaim;
+      if (claim === null) return payload;
+      request.idempotencyClaim = null;
+      const idempotency = workspaceOf(request).idempotency;
+      const status = reply.statusCode;
+      try {
+        if (NOT_STORED.has(status) || status >= 500) {
+          await idempotency.release(claim.key, claim.token);
+        } else {
+          const headers: Record<string, string> = {};
+          for (const name of REPLAYED_HEADERS) {
+            const value = reply.getHeader(name);
+            if (value !== undefined) headers[name] = String(value);
+          }
+          await idempotency.complete(claim.key, claim.token, { status, headers, body: typeof payload === 'string' ? payload : '' });
+        }
+      } catch (error) {
+        request.log.warn({ err: error }, 'could not store the answer of an idempotent request');
+      }
+      return payload;
+    });
+  },
+  { name: 'idempotency' },
+);

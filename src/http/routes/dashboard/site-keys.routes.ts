@@ -1,0 +1,63 @@
+/**
+ * /dashboard/api/site-keys: the workspace's site keys in the settings
+ * (CONTRACT C5.1, C7.5). Anyone who reads the workspace sees them (they are
+ * publishable: every page that carries the tracker shows its key) with the
+ * snippet that installs the tracker; admins create and revoke them (C7.4),
+ * through the same SiteKeysService as the CLI, held to the session's
+ * workspace (another workspace's key is 404, as an unknown one).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { ownOrigin, sessionOf } from '../../dashboard/session-gate.js';
+import { errorResponses, IdParams } from '../../schemas/common.js';
+import { RevokedKeyEnvelope } from '../../schemas/dashboard.schemas.js';
+import { CreatedSiteKeyEnvelope, SiteKeyCreateBody, SiteKeyListEnvelope } from '../../schemas/dashboard-site-keys.schemas.js';
+import type { DashboardRouteOptions } from './session.routes.js';
+
+export interface SiteKeyRouteOptions extends DashboardRouteOptions {
+  /** where this installation serves the tracker (TRACKER_SCRIPT_PATH) */
+  scriptPath: string;
+}
+
+const hide = { hide: true } as const;
+
+/**
+ * The tag that installs the tracker (C5.2). It starts with the address the
+ * admin reaches the dashboard at, as the members page's links do: the same
+ * process serves the tracker there.
+ */
+export function installSnippet(origin: string, scriptPath: string, key: string): string {
+  return `<script defer src="${origin}${scriptPath}" data-key="${key}"></script>`;
+}
+
+export const siteKeyRoutes: FastifyPluginAsyncTypebox<SiteKeyRouteOptions> = async (app, { services, scriptPath }) => {
+  const snippetFor = (request: FastifyRequest, key: string) => installSnippet(ownOrigin(request), scriptPath, key);
+
+  app.get('/site-keys', { schema: { ...hide, response: { 200: SiteKeyListEnvelope, ...errorResponses() } } }, async (request) => {
+    const keys = await services.siteKeys.listWithRevoked(sessionOf(request).workspaceId);
+    return { data: keys.map((key) => ({ ...key, snippet: snippetFor(request, key.key) })) };
+  });
+
+  app.post(
+    '/site-keys',
+    {
+      config: { dashboardAccess: 'admin' },
+      schema: { ...hide, body: SiteKeyCreateBody, response: { 201: CreatedSiteKeyEnvelope, ...errorResponses(400, 403) } },
+    },
+    async (request, reply) => {
+      const name = request.body.name?.trim() ?? '';
+      const created = await services.siteKeys.create(sessionOf(request).workspaceId, name === '' ? null : name, request.body.origins ?? []);
+      reply.code(201);
+      return { data: { ...created, snippet: snippetFor(request, created.key) } };
+    },
+  );
+
+  app.post(
+    '/site-keys/:id/revoke',
+    {
+      config: { dashboardAccess: 'admin' },
+      schema: { ...hide, params: IdParams, response: { 200: RevokedKeyEnvelope, ...errorResponses(403, 404) } },
+    },
+    async (request) => ({ data: await services.siteKeys.revoke(request.params.id, sessionOf(request).workspaceId) }),
+  );
+};

@@ -1,0 +1,189 @@
+/**
+ * The webhooks' payloads as the OpenAPI document describes them (OpenAPI 3.1
+ * `webhooks`, CONTRACT C8.5): what Leadlight POSTs to a subscribed endpoint
+ * for each event type, signed the Standard Webhooks way. One path item per
+ * event type, so the reference and the typed client show each payload's
+ * `data` exactly.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Uuid } from '../../schemas/fields.js';
+import { IdentitySchema, LeadSchema } from '../../schemas/resources.js';
+import { EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE } from './examples.js';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** data of list.member_added and list.member_removed */
+const ListMembership = Type.Object(
+  { list_id: Uuid({ description: 'the visitor list' }), identity_id: Uuid({ description: 'the identity added or removed' }) },
+  { additionalProperties: true },
+);
+
+/** data of identity.identified: the identity and the visitor just linked to it */
+const Identified = Type.Object(
+  {
+    identity: Type.Unsafe(ref(IdentitySchema.$id as string)),
+    visitor_id: Uuid({ description: 'the tracked visitor now known to be this identity' }),
+  },
+  { additionalProperties: true },
+);
+
+/** data of webhook.test */
+const TestData = Type.Object(
+  { webhook_id: Uuid({ description: 'the endpoint tested' }), message: Type.String() },
+  { additionalProperties: true },
+);
+
+interface WebhookEvent {
+  type: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  data: TSchema | { $ref: string };
+  example: unknown;
+}
+
+const MEMBERSHIP_EXAMPLE = { list_id: EXAMPLE_IDS.list, identity_id: EXAMPLE_IDS.identity };
+
+export const WEBHOOK_EVENTS: WebhookEvent[] = [
+  {
+    type: 'lead.created',
+    operationId: 'leadCreatedWebhook',
+    summary: 'A lead was created',
+    description: 'Sent when a lead is created, through the API, an import or a conversion on a tracked site. `data` is the new lead.',
+    data: ref(LeadSchema.$id as string),
+    example: LEAD_EXAMPLE,
+  },
+  {
+    type: 'lead.updated',
+    operationId: 'leadUpdatedWebhook',
+    summary: 'A lead was updated',
+    description: 'Sent when a lead changes. `data` is the lead as it is after the change.',
+    data: ref(LeadSchema.$id as string),
+    example: LEAD_EXAMPLE,
+  },
+  {
+    type: 'lead.deleted',
+    operationId: 'leadDeletedWebhook',
+    summary: 'A lead was deleted',
+    description: 'Sent when a lead is deleted. `data` is the lead as it was.',
+    data: ref(LeadSchema.$id as string),
+    example: LEAD_EXAMPLE,
+  },
+  {
+    type: 'identity.created',
+    operationId: 'identityCreatedWebhook',
+    summary: 'An identity was created',
+    description: 'Sent when an identity is created, through the API or by a tracked visitor identifying. `data` is the identity.',
+    data: ref(IdentitySchema.$id as string),
+    example: IDENTITY_EXAMPLE,
+  },
+  {
+    type: 'identity.updated',
+    operationId: 'identityUpdatedWebhook',
+    summary: 'An identity was updated',
+    description: 'Sent when an identity changes. `data` is the identity as it is after the change.',
+    data: ref(IdentitySchema.$id as string),
+    example: IDENTITY_EXAMPLE,
+  },
+  {
+    type: 'identity.identified',
+    operationId: 'identityIdentifiedWebhook',
+    summary: 'A visitor was identified',
+    description:
+      'Sent when a tracked visitor is identified as a person (an `identify` with an email): the moment an anonymous visitor becomes known. `data` is the identity and the visitor linked to it.',
+    data: Identified,
+    example: { identity: IDENTITY_EXAMPLE, visitor_id: EXAMPLE_IDS.visitor },
+  },
+  {
+    type: 'list.member_added',
+    operationId: 'listMemberAddedWebhook',
+    summary: 'An identity joined a list',
+    description: 'Sent when an identity is added to a visitor list, by hand or by the list\'s rule.',
+    data: ListMembership,
+    example: MEMBERSHIP_EXAMPLE,
+  },
+  {
+    type: 'list.member_removed',
+    operationId: 'listMemberRemovedWebhook',
+    summary: 'An identity left a list',
+    description: 'Sent when an identity is removed from a visitor list, by hand or by the list\'s rule.',
+    data: ListMembership,
+    example: MEMBERSHIP_EXAMPLE,
+  },
+  {
+    type: 'webhook.test',
+    operationId: 'webhookTestWebhook',
+    summary: 'A test event',
+    description: 'Sent to one endpoint when you ask for it (`POST /api/v1/webhooks/{id}/test`), to check that it receives and verifies deliveries.',
+    data: TestData,
+    example: { webhook_id: EXAMPLE_IDS.webhook, message: 'a test event from Leadlight' },
+  },
+];
+
+const SIGNATURE_HEADERS = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The message id: the same on every attempt of one event, so a receiver can drop the duplicates of at-least-once delivery.',
+    schema: { type: 'string' },
+    example: 'msg_2bKq9Xv4Lw8Tz1Nc',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds when this attempt was signed; refuse messages far from your clock (replays).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    example: '1772555998',
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint\'s `whsec_` secret (Standard Webhooks; verify with the `standardwebhooks` package).',
+    schema: { type: 'string' },
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+];
+
+/** The `webhooks` member of the OpenAPI document. */
+export function webhooksDocument(): Record<string, unknown> {
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event.type,
+      {
+        post: {
+          operationId: event.operationId,
+          tags: ['webhooks'],
+          summary: event.summary,
+          description: `${event.description}\n\nDelivered at least once, with the same \`webhook-id\` on every attempt; answer 2xx within 10 seconds, anything else is retried with exponential backoff for at least 24 hours.`,
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['type', 'timestamp', 'data'],
+                  properties: {
+                    type: { type: 'string', const: event.type, description: 'the event type' },
+                    timestamp: { type: 'string', format: 'date-time', description: 'when the change happened' },
+                    data: event.data,
+                  },
+                },
+                example: { type: event.type, timestamp: '2026-03-03T16:40:12.087Z', data: event.example },
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Any 2xx within 10 seconds: delivered. Anything else, or no answer, is retried.' },
+            '400': { description: 'Refused (for example, a signature that does not verify): retried like any failure.' },
+          },
+        },
+      },
+    ]),
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * page_counts: how many page views a workspace received per UTC day and page
+ * (host and path), so that the overview's top pages read these counters
+ * rather than the event log. Written by the ingest derivation in the
+ * transaction that appends the page views it counts.
+ */
+import { param } from '../../db/query-templates.js';
+import { TenantRepository } from './tenant-repository.js';
+
+const ROWS_PER_STATEMENT = 500;
+
+export interface PageCountRow {
+  day: string;
+  host: string;
+  path: string;
+  views: number;
+}
+
+export interface TopPage {
+  host: string;
+  path: string;
+  views: number;
+}
+
+/** Page views per (day, host, path), gathered before they are written. */
+export class PendingPageViews {
+  readonly #counts = new Map<string, PageCountRow>();
+
+  add(day: string, host: string, path: string): this {
+    const key = `${day}\u0000${host}\u0000${path}`;
+    const entry = this.#counts.get(key);
+    if (entry === undefined) this.#counts.set(key, { day, host, path, views: 1 });
+    else entry.views += 1;
+    return this;
+  }
+
+  /**
+   * The rows in key order: concurrent transactions that bump the same pages
+   * lock their rows in one order (PostgreSQL), so they wait, never deadlock.
+   */
+  rows(): PageCountRow[] {
+    return [...this.#counts.values()].sort((a, b) => compare(a.day, b.day) || compare(a.host, b.host) || compare(a.path, b.path));
+  }
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export class PageCountsRepository extends TenantRepository {
+  /** Adds the gathered page views; call it in the transaction of the events they count. */
+  async add(pending: PendingPageViews): Promise<void> {
+    const rows = pending.rows();
+    if (rows.length === 0) return;
+    if (rows.length === 1) {
+      const [row] = rows as [PageCountRow];
+      await this.scope
+        .template('pageCounts.add:1', (q) =>
+          this.upsert(q, [{ day: param('day'), host: param('host'), path: param('path'), views: param<number>('views') }]),
+        )
+        .all({ ...row });
+      return;
+    }
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      await this.upsert(this.scope, rows.slice(start, start + ROWS_PER_STATEMENT)).execute();
+    }
+  }
+
+  /** The most viewed pages from `fromDay` to `toDay` (inclusive), most views first. */
+  top(fromDay: string, toDay: string, limit: number): Promise<TopPage[]> {
+    return this.scope
+      .selectFrom('page_counts')
+      .select((eb) => ['host', 'path', eb.fn.sum<number>('views').as('views')])
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .groupBy(['host', 'path'])
+      .orderBy('views', 'desc')
+      .orderBy('path')
+      .orderBy('host')
+      .limit(limit)
+      .execute()
+      .then((rows) => rows.map((row) => ({ host: row.host, path: row.path, views: this.codec.count(row.views) })));
+  }
+
+  private upsert(scope: typeof this.scope, rows: readonly PageCountRow[]) {
+    return scope
+      .insertInto('page_counts', rows)
+      .onConflict((conflict) =>
+        conflict.columns(['workspace_id', 'day', 'host', 'path']).doUpdateSet((eb) => ({ views: eb('page_counts.views', '+', eb.ref('excluded.views')) })),
+      );
+  }
+}

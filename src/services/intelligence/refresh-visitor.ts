@@ -1,0 +1,272 @@
+/**
+ * What lead intelligence derives for one visitor, from its running
+ * aggregates (docs/intelligence.md): the score of its leads (C6.2), a new
+ * personality entry when one is due (C6.3), and the rule segments its
+ * identity belongs in (C6.4). The worker runs it for visitors marked due;
+ * `leadlight recompute` runs it after rebuilding the aggregates from the
+ * log, so both paths give the same results. Runs in one transaction that
+ * holds the visitor's lock (the one ingestion takes), and answers when the
+ * visitor is due again (or null).
+ */
+import { emitEvent } from '../webhooks/events.js';
+import { emptyAggregates, type VisitorAggregates } from '../../intelligence/aggregates.js';
+import { classifyEmail } from '../../intelligence/email-domain.js';
+import type { VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
+import { entryDue, FIRST_ENTRY_PAGE_VIEWS, readPersonality } from '../../intelligence/personality.js';
+import { scoreLead, type FitProfile, type LeadScore } from '../../intelligence/scoring.js';
+import { evaluateRule, hasEventTests, type SegmentSubject } from '../../intelligence/segments/evaluate.js';
+import type { EventTest, SegmentRule } from '../../intelligence/segments/rule.js';
+import type { TenantRepositories } from '../../repositories/index.js';
+import type { Visitor } from '../../repositories/tenant/visitors.repository.js';
+import type { LoggedEvent } from '../../repositories/tenant/events.repository.js';
+import type { JsonObject, JsonValue } from '../../schemas/json.js';
+import type { Identity } from '../../schemas/resources.js';
+import { formatInstant } from '../../schemas/instants.js';
+import { newId } from '../ids.js';
+import { SESSION_GAP_MS } from '../tracking/sessions.js';
+import type { ResolvedSettings } from './settings-cache.js';
+
+export type RefreshPart = 'scores' | 'personalities' | 'segments';
+export const ALL_PARTS: ReadonlySet<RefreshPart> = new Set(['scores', 'personalities', 'segments']);
+
+export interface RuleSegment {
+  id: string;
+  rule: SegmentRule;
+  eventTests: boolean;
+}
+
+export interface RefreshContext {
+  settings: ResolvedSettings;
+  segments: RuleSegment[];
+  /** the instant of the computation (YYYY-MM-DDTHH:mm:ss.sssZ) */
+  now: string;
+  parts: ReadonlySet<RefreshPart>;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** event tests with a page pattern or a name read at most this many of a visitor's recent events */
+const EVENT_READ_LIMIT = 10_000;
+
+type IdentityWithCompany = Identity & { company_id: string | null };
+
+const parseAggregates = (text: string | null): VisitorAggregates => (text === null ? emptyAggregates() : (JSON.parse(text) as VisitorAggregates));
+
+/** Whether the aggregates hold any counted event (a visitor seen only from hosting networks holds none). */
+function counted(aggregates: VisitorAggregates): boolean {
+  return Object.keys(aggregates.totals).length > 0;
+}
+
+function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The summary with the score's keys written, except those a client changed since the scorer last wrote them. */
+export function scoredSummary(current: JsonObject | null, auto: JsonObject | null, score: LeadScore): { summary: JsonObject; auto: JsonObject } {
+  const ours: JsonObject = { score: score.score, score_reasons: score.reasons, status: score.status };
+  const summary: JsonObject = { ...(current ?? {}) };
+  const written: JsonObject = {};
+  for (const [key, value] of Object.entries(ours)) {
+    const present = summary[key];
+    if (present === undefined || same(present, auto?.[key])) {
+      summary[key] = value;
+      written[key] = value;
+    }
+  }
+  return { summary, auto: written };
+}
+
+async function companyOf(repos: TenantRepositories, identity: IdentityWithCompany | undefined, network: VisitorNetwork | null) {
+  const id = identity?.company_id ?? network?.company_id ?? null;
+  if (id === null) return null;
+  const company = await repos.companies.findById(id);
+  return company === undefined ? null : company;
+}
+
+async function scoreLeads(repos: TenantRepositories, visitor: Visitor, score: LeadScore, now: string): Promise<void> {
+  for (const lead of await repos.leads.scoredForVisitor(visitor.id, visitor.identity_id)) {
+    const next = scoredSummary(lead.summary, lead.auto, score);
+    if (same(next.summary, lead.summary ?? undefined) && same(next.auto, lead.auto ?? undefined)) continue;
+    await repos.leads.writeScore(lead.id, next.summary, next.auto, lead.updated_at, now);
+  }
+}
+
+/** Whether the visitor's first personality entry may be written: 5 page views, or its first session ended. */
+function firstEntryReady(aggregates: VisitorAggregates, now: string): boolean {
+  if (aggregates.pageViews >= FIRST_ENTRY_PAGE_VIEWS || aggregates.sessions >= 2) return true;
+  const current = aggregates.current;
+  return current !== null && Date.parse(now) - Date.parse(current.last) >= SESSION_GAP_MS;
+}
+
+/** Writes a personality entry when one is due; answers when to look again (the end of a first session) or null. */
+async function learnPersonality(repos: TenantRepositories, visitorId: string, aggregates: VisitorAggregates, now: string): Promise<string | null> {
+  const [last] = await repos.personalities.listForVisitor(visitorId, 1);
+  if (last === undefined && !firstEntryReady(aggregates, now)) {
+    return formatInstant(Date.parse(aggregates.current?.last ?? now) + SESSION_GAP_MS + 1_000);
+  }
+  const reading = readPersonality(aggregates, last?.learning_percentage ?? 0);
+  if (!entryDue(reading, last === undefined ? null : { type: last.personality.type, learning: last.learning_percentage })) return null;
+  await repos.personalities.insertMany([
+    {
+      id: newId(),
+      visitor_id: visitorId,
+      score: reading.score,
+      personality: { type: reading.type, traits: reading.traits },
+      features: reading.features,
+      learning_percentage: reading.learning,
+      created_at: now,
+    },
+  ]);
+  return null;
+}
+
+/** The aggregates of several visitors of one identity, summed (segment rules ask about the identity). */
+export function mergeAggregates(all: VisitorAggregates[]): VisitorAggregates {
+  if (all.length === 1) return all[0]!;
+  const merged = emptyAggregates();
+  const add = (into: Record<string, number | undefined>, from: Record<string, number | undefined>) => {
+    for (const [key, value] of Object.entries(from)) into[key] = (into[key] ?? 0) + (value ?? 0);
+  };
+  for (const one of all) {
+    for (const [day, counts] of Object.entries(one.days)) add((merged.days[day] ??= {}), counts);
+    add(merged.totals, one.totals);
+    merged.pageViews += one.pageViews;
+    merged.sessions += one.sessions;
+    merged.hosting ||= one.hosting;
+    merged.activeDays = Math.max(merged.activeDays, one.activeDays);
+  }
+  return merged;
+}
+
+function eventKind(event: LoggedEvent, settings: ResolvedSettings): string {
+  return event.type === 'page' ? settings.classifier.kindOf(event.path ?? '/') : event.type;
+}
+
+/** Evaluates the rule segments for one identity and writes the changes of its membership; answers whether it is in one with event tests. */
+async function placeInSegments(
+  repos: TenantRepositories,
+  identity: IdentityWithCompany,
+  visitors: Visitor[],
+  score: LeadScore | null,
+  context: RefreshContext,
+): Promise<boolean> {
+  const aggregates = mergeAggregates(visitors.length === 0 ? [emptyAggregates()] : visitors.map((visitor) => parseAggregates(visitor.aggregates)));
+  const network = visitors.find((visitor) => visitor.network !== null)?.network ?? null;
+  const company = await companyOf(repos, identity, network === null ? null : (JSON.parse(network) as VisitorNetwork));
+  let recent: LoggedEvent[] | undefined;
+  const subject: SegmentSubject = {
+    identity: {
+      email: identity.email,
+      name: identity.name,
+      city: identity.city,
+      country: identity.country,
+      is_favorite: identity.is_favorite,
+      traits: identity.traits,
+    },
+    company,
+    score: score?.score ?? null,
+    status: score?.status ?? null,
+    aggregates,
+    now: context.now,
+    countEvents(test: EventTest['events'], matches) {
+      const since = formatInstant(Date.parse(`${context.now.slice(0, 10)}T00:00:00.000Z`) - (test.within_days - 1) * DAY_MS);
+      let count = 0;
+      for (const event of recent ?? []) {
+        if (event.occurred_at < since) continue;
+        const kind = eventKind(event, context.settings);
+        const kindMatches =
+          test.kind === kind || (test.kind === 'page_view' && event.type === 'page');
+        if (kindMatches && matches(event.path, event.name)) count += 1;
+      }
+      return count;
+    },
+  };
+  if (context.segments.some((segment) => usesEventDetail(segment.rule))) {
+    recent = [];
+    const since = formatInstant(Date.parse(context.now) - 31 * DAY_MS);
+    for (const visitor of visitors) recent.push(...(await repos.events.forVisitor(visitor.id, since, EVENT_READ_LIMIT)));
+  }
+  const current = new Set(await repos.listMembers.listsOf(identity.id));
+  let inTimed = false;
+  const joins: string[] = [];
+  const leaves: string[] = [];
+  for (const segment of context.segments) {
+    const member = evaluateRule(segment.rule, subject);
+    if (member && segment.eventTests) inTimed = true;
+    if (member && !current.has(segment.id)) joins.push(segment.id);
+    else if (!member && current.has(segment.id)) leaves.push(segment.id);
+  }
+  for (const list_id of await repos.listMembers.join(identity.id, identity.created_at, joins, context.now)) {
+    await emitEvent(repos, 'list.member_added', { list_id, identity_id: identity.id }, context.now);
+  }
+  for (const list_id of await repos.listMembers.leave(identity.id, leaves)) {
+    await emitEvent(repos, 'list.member_removed', { list_id, identity_id: identity.id }, context.now);
+  }
+  return inTimed;
+}
+
+/** Whether a rule has event tests with a page pattern or an event name (they read the visitor's recent events). */
+function usesEventDetail(rule: SegmentRule): boolean {
+  const list = 'all' in rule ? rule.all : rule.any;
+  return list.some((condition) =>
+    'all' in condition || 'any' in condition
+      ? usesEventDetail(condition)
+      : 'events' in condition && (condition.events.path !== undefined || condition.events.name !== undefined),
+  );
+}
+
+export function ruleSegment(id: string, rule: JsonObject): RuleSegment {
+  const parsed = rule as unknown as SegmentRule;
+  return { id, rule: parsed, eventTests: hasEventTests(parsed) };
+}
+
+function profileOf(identity: IdentityWithCompany | undefined, company: FitProfile['company'], country: string | null): FitProfile {
+  const email = identity?.email ?? null;
+  const classified = email === null ? null : classifyEmail(email);
+  return { emailKind: classified?.kind ?? null, emailDomain: classified?.domain ?? null, company, country };
+}
+
+/**
+ * Brings one visitor's derived data up to date; answers when it is due
+ * again: the end of its first session (for a first personality entry), in
+ * an hour while its identity is in a segment with event tests (time alone
+ * can take it out), in a day while it has events in the 30-day window
+ * (decay), else null.
+ */
+export async function refreshVisitor(repos: TenantRepositories, visitorId: string, context: RefreshContext): Promise<string | null> {
+  await repos.visitors.lock([visitorId], []);
+  const visitor = await repos.visitors.find(visitorId);
+  const { parts, now } = context;
+  if (visitor === undefined) {
+    // an identity made by the API or the import, without tracked events: its segments only
+    if (!parts.has('segments') || context.segments.length === 0) return null;
+    const identity = await repos.identities.firstByVisitor(visitorId);
+    if (identity === undefined) return null;
+    const full = await repos.identities.findWithCompany(identity.id);
+    if (full !== undefined) await placeInSegments(repos, full, [], null, context);
+    return null;
+  }
+  const aggregates = parseAggregates(visitor.aggregates);
+  const network = visitor.network === null ? null : (JSON.parse(visitor.network) as VisitorNetwork);
+  const identity = visitor.identity_id === null ? undefined : await repos.identities.findWithCompany(visitor.identity_id);
+  const next: number[] = [];
+
+  let score: LeadScore | null = null;
+  if (counted(aggregates)) {
+    const company = await companyOf(repos, identity, network);
+    score = scoreLead(aggregates, profileOf(identity, company, visitor.last_country ?? identity?.country ?? null), context.settings.ideal, now);
+    if (parts.has('scores')) await scoreLeads(repos, visitor, score, now);
+    if (parts.has('personalities')) {
+      const later = await learnPersonality(repos, visitor.id, aggregates, now);
+      if (later !== null) next.push(Date.parse(later));
+    }
+    if (Object.keys(aggregates.days).length > 0) next.push(Date.parse(now) + DAY_MS);
+  }
+  if (parts.has('segments') && identity !== undefined && context.segments.length > 0) {
+    const visitors = await repos.visitors.forIdentity(identity.id);
+    if (!visitors.some((one) => one.id === visitor.id)) visitors.push(visitor);
+    if (await placeInSegments(repos, identity, visitors, score, context)) next.push(Date.parse(now) + HOUR_MS);
+  }
+  return next.length === 0 ? null : formatInstant(Math.min(...next));
+}
+

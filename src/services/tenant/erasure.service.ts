@@ -1,0 +1,54 @@
+/**
+ * Erasing a person (CONTRACT C8.4): given an email or a visitor id, the
+ * person is every identity with that email (or that the visitor is, or is
+ * linked to) and every visitor of those identities. In one transaction:
+ * their leads (uncounted from the lead totals), activity, personalities,
+ * tracked events, sessions and visitor records, list memberships, and the
+ * identities themselves. Answers what was erased, by kind.
+ * Their visitors' due marks for lead intelligence go too.
+ */
+import type { WorkspaceStore } from '../../repositories/index.js';
+import type { Person } from '../../repositories/tenant/erasure.repository.js';
+import { InvalidRequestError } from '../errors.js';
+import { canonicalId } from '../ids.js';
+
+export interface ErasureRequest {
+  email?: string;
+  visitor_id?: string;
+}
+
+export interface ErasureCounts {
+  identities: number;
+  activity: number;
+  personalities: number;
+  events: number;
+  list_memberships: number;
+  leads: number;
+}
+
+export class ErasureService {
+  constructor(private readonly store: WorkspaceStore) {}
+
+  erase(request: ErasureRequest): Promise<ErasureCounts & { person: Person }> {
+    const byEmail = request.email !== undefined;
+    if (byEmail === (request.visitor_id !== undefined)) {
+      throw new InvalidRequestError('give exactly one of email and visitor_id', { fields: { email: 'or visitor_id, exactly one' } });
+    }
+    return this.store.transaction(async (repos) => {
+      const erasure = repos.erasure;
+      const person =
+        request.email !== undefined
+          ? await erasure.personByEmail(request.email)
+          : await erasure.personByVisitor(canonicalId(request.visitor_id as string));
+      const leads = await repos.leads.deleteWhere({ visitorIds: person.visitorIds, identityIds: person.identityIds });
+      const listMemberships = await repos.listMembers.removeIdentities(person.identityIds);
+      await repos.intelligenceDue.forget(person.visitorIds);
+      const activity = await erasure.deleteActivity(person.identityIds);
+      const personalities = await erasure.deletePersonalities(person.visitorIds);
+      const events = await erasure.deleteEvents(person.visitorIds);
+      await erasure.deleteVisitors(person.visitorIds, person.identityIds);
+      const identities = await erasure.deleteIdentities(person.identityIds);
+      return { identities, activity, personalities, events, list_memberships: listMemberships, leads: leads.length, person };
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The webhook events (CONTRACT C8.5) and the one way to fire them:
+ * `emitEvent(repos, type, data)` inside the transaction of the change, so
+ * the outbox row commits with the change or not at all. Payload: the body
+ * `{type, timestamp, data}`, where data is the resource as the API shows it
+ * (lead.deleted: the lead as it was; identity.identified: `{identity, visitor_id}`,
+ * the identity and the visitor just linked to it; list.member_*: {list_id, identity_id}).
+ *
+ * Where each is fired: lead.* in services/tenant/leads.service.ts and, for
+ * the leads of conversions, services/tracking/derive.ts; identity.* in
+ * services/tenant/identities.service.ts and derive.ts; list.member_* in
+ * services/tenant/lists.service.ts (static lists) and
+ * services/intelligence/refresh-visitor.ts (segments filled by their rules).
+ */
+import type { TenantRepositories } from '../../repositories/index.js';
+import { now } from '../../schemas/instants.js';
+
+export const WEBHOOK_EVENTS = [
+  'lead.created',
+  'lead.updated',
+  'lead.deleted',
+  'identity.created',
+  'identity.updated',
+  'identity.identified',
+  'list.member_added',
+  'list.member_removed',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** the type of the event POST /webhooks/{id}/test sends */
+export const TEST_EVENT = 'webhook.test';
+
+export function emitEvent(repos: TenantRepositories, type: WebhookEvent, data: unknown, at: string = now()): Promise<number> {
+  return repos.webhooks.emit(type, data, at);
+}
