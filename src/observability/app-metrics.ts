@@ -51,7 +51,7 @@ export class AppMetrics {
     });
     this.#keyLookups = new Counter({
       name: 'leadlight_api_key_lookups_total',
-      help: 'API keys looked up in the database (a key refused by its rate limit is not looked up again in its window)',
+      help: 'API keys looked up in the database (a key refused by its rate limit is not looked up again in its window, nor an unknown key for 10 s)',
       registers,
     });
     for (const keyType of ['production', 'development', 'address', 'site', 'ingest_address'] satisfies RefusedBy[]) {

@@ -85,6 +85,31 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
       }
     });
 
+    it('issue 14: a repeated unknown key is refused alike without a database lookup each time, and a revoked key stays refused', async () => {
+      const lookups = async () => {
+        const text = (await t.app.inject({ url: '/metrics' })).body;
+        return Number(/^leadlight_api_key_lookups_total (\d+)/m.exec(text)?.[1]);
+      };
+      const unknown = `ll_prod_${'Z'.repeat(40)}`;
+      const before = await lookups();
+      for (let index = 0; index < 20; index += 1) {
+        const response = await leadsWith({ authorization: `Bearer ${unknown}` });
+        expectUnauthorized(response);
+        expect(response.headers['x-ratelimit-limit']).toBeDefined();
+      }
+      expect(await lookups()).toBe(before + 1);
+      // a real key is still looked up every time (C2.2): a revocation is seen at once
+      const fresh = await t.createWorkspace('Auth unknown memory');
+      const extra = await t.services.apiKeys.create(fresh.id, 'development', 'revoked later');
+      expect((await leadsWith({ 'x-api-key': extra.key })).statusCode).toBe(200);
+      expect((await leadsWith({ 'x-api-key': extra.key })).statusCode).toBe(200);
+      expect(await lookups()).toBe(before + 3);
+      await t.services.apiKeys.revoke(extra.id);
+      expectUnauthorized(await leadsWith({ 'x-api-key': extra.key }));
+      expectUnauthorized(await leadsWith({ 'x-api-key': extra.key }));
+      expect(await lookups()).toBe(before + 4);
+    });
+
     it('answers 401 for another scheme, an empty bearer and an empty x-api-key', async () => {
       const basic = Buffer.from(`${ws.production.key}:`).toString('base64');
       for (const authorization of [

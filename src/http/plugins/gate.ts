@@ -157,8 +157,7 @@ export function createAdmission({ services, limiter, limits, onRateLimited, onKe
       onRateLimited?.(refused.type);
       throw rateLimited(decision);
     }
-    if (secret !== undefined) onKeyLookup?.();
-    const key = secret === undefined ? undefined : await apiKeys.authenticate(secret);
+    const key = secret === undefined ? undefined : await apiKeys.authenticate(secret, onKeyLookup);
     if (key === undefined) {
       await limitAddress(request, reply);
       throw unauthorized();

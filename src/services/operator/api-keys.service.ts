@@ -2,7 +2,7 @@
  * API keys (CONTRACT C2.1, C2.2, C3.4). A secret is shown once and only its
  * SHA-256 is stored. Every request looks its key up by hash, so a revoked or
  * rotated key fails on the very next request on every process; nothing here
- * caches which keys are valid. Key use is recorded at most once a minute per
+ * caches which keys are valid (only, briefly, which are not: unknown-keys.ts). Key use is recorded at most once a minute per
  * key and process.
  */
 import { hash, randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { isStorableText } from '../../schemas/text-guards.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import { InvalidRequestError, NotFoundError, ServiceError } from '../errors.js';
 import { newId, pathId } from '../ids.js';
+import { UnknownKeys } from './unknown-keys.js';
 
 export type { ActiveKey, KeyType };
 
@@ -63,12 +64,15 @@ export function looksLikeKey(secret: string): boolean {
 
 export class ApiKeysService {
   readonly #lastRecorded = new Map<string, number>();
+  readonly #unknown: UnknownKeys;
 
   constructor(
     private readonly store: Store,
     /** the clock of key use records (tests move it) */
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.#unknown = new UnknownKeys(clock);
+  }
 
   private get repos(): OperatorRepositories {
     return this.store.operator;
@@ -123,10 +127,17 @@ export class ApiKeysService {
   }
 
   /** The active key a presented secret belongs to, if any. */
-  async authenticate(secret: string): Promise<ActiveKey | undefined> {
+  /** The active key `secret` names, if any; `onLookup` is told of each database lookup (metrics). */
+  async authenticate(secret: string, onLookup?: () => void): Promise<ActiveKey | undefined> {
     if (!looksLikeKey(secret)) return undefined;
-    const key = await this.repos.apiKeys.findActiveByHash(hashKey(secret));
-    if (key === undefined || !secret.startsWith(PREFIX[key.type])) return undefined;
+    const keyHash = hashKey(secret);
+    if (this.#unknown.has(keyHash)) return undefined;
+    onLookup?.();
+    const key = await this.repos.apiKeys.findActiveByHash(keyHash);
+    if (key === undefined || !secret.startsWith(PREFIX[key.type])) {
+      this.#unknown.remember(keyHash);
+      return undefined;
+    }
     return key;
   }
 
