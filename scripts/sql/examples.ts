@@ -260,6 +260,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([new PendingCounts().add([lead, { source: 'campaign', created_at: '2026-01-03T00:00:00.000Z' }])], 'a batch'),
     ],
     range: [one(['2026-01-01', '2026-01-30'], 'thirty days, every bucket')],
+    dayAt: [one(['*', 10_000], 'the day holding a deep offset (first chunk of days)')],
     subtract: [one([new PendingCounts().add([lead])], 'one lead deleted')],
     sum: [one(['*', {}], 'every day'), one(['=website', { after: { day: '2026-01-01', inclusive: true }, before: { day: '2026-02-01', inclusive: false } }], 'a range of days')],
   }),

@@ -38,6 +38,20 @@ order by
   "day",
   "bucket";
 
+-- LeadCountsRepository.dayAt: the day holding a deep offset (first chunk of days)
+select
+  "day",
+  "count"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "bucket" = $2
+order by
+  "day" desc
+limit
+  $3;
+
 -- LeadCountsRepository.subtract: one lead deleted
 update "lead_counts"
 set

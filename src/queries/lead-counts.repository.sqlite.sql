@@ -38,6 +38,20 @@ order by
   "day",
   "bucket";
 
+-- LeadCountsRepository.dayAt: the day holding a deep offset (first chunk of days)
+select
+  "day",
+  "count"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "bucket" = ?
+order by
+  "day" desc
+limit
+  ?;
+
 -- LeadCountsRepository.subtract: one lead deleted
 update "lead_counts"
 set

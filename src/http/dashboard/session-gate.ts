@@ -73,7 +73,8 @@ export interface SessionGateOptions {
 
 export const sessionGate = fp<SessionGateOptions>(
   async (app, { services }) => {
-    await app.register(cookie);
+    // parsed only for the dashboard's own requests (not on every API request)
+    await app.register(cookie, { hook: false });
     app.decorateRequest('session', null);
 
     async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -84,7 +85,8 @@ export const sessionGate = fp<SessionGateOptions>(
       const changes = !SAFE_METHODS.has(request.method);
       if (changes && !sameOrigin(request)) throw forbidden('cross-origin request refused');
       const access = request.routeOptions.config?.dashboardAccess ?? 'viewer';
-      const token = request.cookies[SESSION_COOKIE];
+      const header = request.headers.cookie;
+      const token = header === undefined ? undefined : app.parseCookie(header)[SESSION_COOKIE];
       const session = token === undefined ? undefined : await services.sessions.authenticate(token);
       if (session === undefined) {
         if (token !== undefined) clearSessionCookie(request, reply);

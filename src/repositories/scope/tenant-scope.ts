@@ -39,9 +39,14 @@ export class TenantBoundaryError extends Error {
   override name = 'TenantBoundaryError';
 }
 
+/** statements already found scoped: Kysely's nodes are frozen, so a compiled template's node is audited once */
+const scoped = new WeakSet<RootOperationNode>();
+
 function assertScoped(node: RootOperationNode): void {
+  if (scoped.has(node)) return;
   const violations = auditStatement(node);
   if (violations.length > 0) throw new TenantBoundaryError(`statement crosses the tenant boundary: ${violations.join('; ')}`);
+  scoped.add(node);
 }
 
 const auditPlugin: KyselyPlugin = {

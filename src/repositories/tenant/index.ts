@@ -65,11 +65,21 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   webhooks: WebhooksRepository,
 };
 
+/** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */
+class LazyRepositories {
+  readonly made: Partial<Record<keyof TenantRepositories, unknown>> = {};
+
+  constructor(readonly scope: TenantScope) {}
+}
+
+for (const [name, Make] of Object.entries(MAKERS) as [keyof TenantRepositories, new (scope: TenantScope) => unknown][]) {
+  Object.defineProperty(LazyRepositories.prototype, name, {
+    get(this: LazyRepositories) {
+      return (this.made[name] ??= new Make(this.scope));
+    },
+  });
+}
+
 export function tenantRepositories(scope: TenantScope): TenantRepositories {
-  const made: Partial<Record<keyof TenantRepositories, unknown>> = {};
-  const properties: PropertyDescriptorMap = {};
-  for (const [name, Make] of Object.entries(MAKERS) as [keyof TenantRepositories, new (scope: TenantScope) => unknown][]) {
-    properties[name] = { get: () => (made[name] ??= new Make(scope)), enumerable: true };
-  }
-  return Object.defineProperties({}, properties) as TenantRepositories;
+  return new LazyRepositories(scope) as unknown as TenantRepositories;
 }

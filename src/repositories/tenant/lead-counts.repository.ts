@@ -13,6 +13,8 @@ const DAY_MS = 86_400_000;
 const ROWS_PER_STATEMENT = 500;
 /** count rows a single write usually adds (one lead: its day in two buckets) */
 const SMALL_WRITE = 2;
+/** days read at a time when looking for the day of a deep offset */
+const DAYS_PER_CHUNK = 100;
 
 export const dayOf = (instant: string) => instant.slice(0, 10);
 export const startOfDay = (instant: string) => `${dayOf(instant)}T00:00:00.000Z`;
@@ -118,6 +120,33 @@ export class LeadCountsRepository extends TenantRepository {
       })
       .first({ bucket, afterDay: after?.day, beforeDay: before?.day });
     return this.codec.count(row?.total ?? 0);
+  }
+
+  /**
+   * The day that holds the row at `offset` of a bucket's rows listed newest
+   * first, and how many rows lie on the days after it; undefined past the
+   * end. Reads the days newest first, a chunk at a time, so a deep page
+   * costs a few dozen counters instead of a walk over every row it skips.
+   */
+  async dayAt(bucket: string, offset: number): Promise<{ day: string; rowsAfter: number } | undefined> {
+    let rowsAfter = 0;
+    let below: string | undefined;
+    for (;;) {
+      const days = await this.scope
+        .template(`leadCounts.daysNewestFirst:${below === undefined ? 'first' : 'below'}`, (q) => {
+          let query = q.selectFrom('lead_counts').select(['day', 'count']).where('bucket', '=', param('bucket'));
+          if (below !== undefined) query = query.where('day', '<', param('below'));
+          return query.orderBy('day', 'desc').limit(DAYS_PER_CHUNK);
+        })
+        .all({ bucket, below });
+      for (const row of days) {
+        const count = this.codec.count(row.count);
+        if (rowsAfter + count > offset) return { day: row.day, rowsAfter };
+        rowsAfter += count;
+      }
+      if (days.length < DAYS_PER_CHUNK) return undefined;
+      below = days[days.length - 1]?.day;
+    }
   }
 
   /** Every bucket's count on each day from `fromDay` to `toDay` (inclusive), for charts; days without leads are absent. */

@@ -12,7 +12,7 @@ import type { Lead } from '../../schemas/resources.js';
 import type { JsonChange } from '../json-change.js';
 import type { Page, PageResult } from '../page.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
-import { LeadCountsRepository, PendingCounts } from './lead-counts.repository.js';
+import { bucketOf, LeadCountsRepository, nextDay, PendingCounts } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
 import { countLeads } from './lead-totals.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
@@ -76,8 +76,13 @@ export class LeadsRepository extends KeyedTenantRepository {
 
   list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
     return this.scope.snapshot(async (scope) => {
-      const total = await countLeads(scope, new LeadCountsRepository(scope), filters);
+      const counts = new LeadCountsRepository(scope);
+      const total = await countLeads(scope, counts, filters);
       const { after } = page;
+      if (after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
+        const skipped = await this.skipDays(counts, filters, page);
+        if (skipped !== undefined) ({ filters, page } = skipped);
+      }
       const values = { ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id };
       const rows =
         page.offset < DEEP_OFFSET
@@ -99,6 +104,23 @@ export class LeadsRepository extends KeyedTenantRepository {
           : await this.deepPage(scope, filters, values);
       return { items: rows.map((row) => this.toLead(row)), total };
     });
+  }
+
+  /**
+   * A deep page of leads filtered at most by source starts on a known day:
+   * the counters say which day holds the row at the offset and how many rows
+   * lie on the days after it, so the page is read from that day on with the
+   * offset that remains, instead of walking every row before it. The same
+   * snapshot holds the counters and the rows, so they agree.
+   */
+  private async skipDays(counts: LeadCountsRepository, filters: LeadFilters, page: Page): Promise<{ filters: LeadFilters; page: Page } | undefined> {
+    if (filters.code !== undefined || filters.createdAfter !== undefined || filters.createdBefore !== undefined) return undefined;
+    const found = await counts.dayAt(bucketOf(filters.source), page.offset);
+    if (found === undefined) return undefined;
+    return {
+      filters: { ...filters, createdBefore: nextDay(found.day) },
+      page: { limit: page.limit, offset: page.offset - found.rowsAfter },
+    };
   }
 
   /**

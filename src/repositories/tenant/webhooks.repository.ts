@@ -165,11 +165,15 @@ export class WebhooksRepository extends KeyedTenantRepository {
   }
 
   private enabled(): Promise<WebhookRow[]> {
+    // a compiled template: every write that may emit an event asks this once
     this.#enabled ??= this.scope
-      .selectFrom('webhooks')
-      .select(COLUMNS)
-      .where('enabled', '=', this.codec.kind === 'postgres' ? true : 1)
-      .execute()
+      .template('webhooks.enabled', (q) =>
+        q
+          .selectFrom('webhooks')
+          .select(COLUMNS)
+          .where('enabled', '=', this.codec.kind === 'postgres' ? true : 1),
+      )
+      .all({})
       .then((rows) => rows.map((row) => this.toWebhook(row)));
     return this.#enabled;
   }
