@@ -60,14 +60,6 @@ where
 
 -- LeadsRepository.list: no filter, first page
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = $1
-  and "bucket" = $2;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -80,27 +72,36 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = $1
+      and "lead_counts"."bucket" = $2
+  ) as "total"
 from
   "leads"
 where
-  "leads"."workspace_id" = $1
+  "leads"."workspace_id" = $3
 order by
   "created_at" desc,
   "id" desc
 limit
-  $2
+  $4
 offset
-  $3;
+  $5;
 
 -- LeadsRepository.list: no filter, deep page (ids through the index, then rows)
 select
-  coalesce(sum("count"), 0) as "total"
+  coalesce(sum("lead_counts"."count"), 0) as "total"
 from
   "lead_counts"
 where
   "lead_counts"."workspace_id" = $1
-  and "bucket" = $2;
+  and "lead_counts"."bucket" = $2;
 
 select
   "id"
@@ -138,14 +139,6 @@ where
 
 -- LeadsRepository.list: no filter, page after a cursor (keyset)
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = $1
-  and "bucket" = $2;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -158,30 +151,31 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = $1
+      and "lead_counts"."bucket" = $2
+  ) as "total"
 from
   "leads"
 where
-  "leads"."workspace_id" = $1
-  and ("created_at", "id") < ($2, $3)
+  "leads"."workspace_id" = $3
+  and ("created_at", "id") < ($4, $5)
 order by
   "created_at" desc,
   "id" desc
 limit
-  $4
+  $6
 offset
-  $5;
+  $7;
 
 -- LeadsRepository.list: source, page after a cursor (keyset)
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = $1
-  and "bucket" = $2;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -194,31 +188,32 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = $1
+      and "lead_counts"."bucket" = $2
+  ) as "total"
 from
   "leads"
 where
-  "leads"."workspace_id" = $1
-  and "source" = $2
-  and ("created_at", "id") < ($3, $4)
+  "leads"."workspace_id" = $3
+  and "source" = $4
+  and ("created_at", "id") < ($5, $6)
 order by
   "created_at" desc,
   "id" desc
 limit
-  $5
+  $7
 offset
-  $6;
+  $8;
 
 -- LeadsRepository.list: source
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = $1
-  and "bucket" = $2;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -231,165 +226,21 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = $1
+      and "lead_counts"."bucket" = $2
+  ) as "total"
 from
   "leads"
 where
-  "leads"."workspace_id" = $1
-  and "source" = $2
-order by
-  "created_at" desc,
-  "id" desc
-limit
-  $3
-offset
-  $4;
-
--- LeadsRepository.list: code (counted row by row)
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "code" = $2;
-
-select
-  "id",
-  "visitor_id",
-  "workspace_id",
-  "code",
-  "source",
-  "created_at",
-  "updated_at",
-  "properties",
-  "location",
-  "identity_id",
-  "session_id",
-  "summary",
-  "company_id"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "code" = $2
-order by
-  "created_at" desc,
-  "id" desc
-limit
-  $3
-offset
-  $4;
-
--- LeadsRepository.list: date-only range
-select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = $1
-  and "bucket" = $2
-  and "day" >= $3
-  and "day" < $4;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "created_at" >= $2
-  and "created_at" <= $3;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "created_at" >= $2
-  and "created_at" < $3;
-
-select
-  "id",
-  "visitor_id",
-  "workspace_id",
-  "code",
-  "source",
-  "created_at",
-  "updated_at",
-  "properties",
-  "location",
-  "identity_id",
-  "session_id",
-  "summary",
-  "company_id"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "created_at" > $2
-  and "created_at" < $3
-order by
-  "created_at" desc,
-  "id" desc
-limit
-  $4
-offset
-  $5;
-
--- LeadsRepository.list: source and a range with times (edge days counted)
-select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = $1
-  and "bucket" = $2
-  and "day" >= $3
-  and "day" <= $4;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "source" = $2
-  and "created_at" >= $3
-  and "created_at" <= $4;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "source" = $2
-  and "created_at" >= $3
-  and "created_at" < $4;
-
-select
-  "id",
-  "visitor_id",
-  "workspace_id",
-  "code",
-  "source",
-  "created_at",
-  "updated_at",
-  "properties",
-  "location",
-  "identity_id",
-  "session_id",
-  "summary",
-  "company_id"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "source" = $2
-  and "created_at" > $3
-  and "created_at" < $4
+  "leads"."workspace_id" = $3
+  and "source" = $4
 order by
   "created_at" desc,
   "id" desc
@@ -398,16 +249,7 @@ limit
 offset
   $6;
 
--- LeadsRepository.list: range within one day
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = $1
-  and "created_at" > $2
-  and "created_at" < $3;
-
+-- LeadsRepository.list: code (counted row by row)
 select
   "id",
   "visitor_id",
@@ -421,20 +263,177 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = $1
+      and "code" = $2
+  ) as "total"
 from
   "leads"
 where
-  "leads"."workspace_id" = $1
-  and "created_at" > $2
-  and "created_at" < $3
+  "leads"."workspace_id" = $3
+  and "code" = $4
 order by
   "created_at" desc,
   "id" desc
 limit
-  $4
+  $5
 offset
-  $5;
+  $6;
+
+-- LeadsRepository.list: date-only range
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = $1
+      and "lead_counts"."bucket" = $2
+      and "lead_counts"."day" >= $3
+      and "lead_counts"."day" < $4
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = $5
+      and "leads"."created_at" >= $6
+      and "leads"."created_at" <= $7
+  ) as "total"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $8
+  and "created_at" > $9
+  and "created_at" < $10
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $11
+offset
+  $12;
+
+-- LeadsRepository.list: source and a range with times (edge days counted)
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = $1
+      and "lead_counts"."bucket" = $2
+      and "lead_counts"."day" >= $3
+      and "lead_counts"."day" <= $4
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = $5
+      and "leads"."source" = $6
+      and "leads"."created_at" >= $7
+      and "leads"."created_at" <= $8
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = $9
+      and "leads"."source" = $10
+      and "leads"."created_at" >= $11
+      and "leads"."created_at" < $12
+  ) as "total"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $13
+  and "source" = $14
+  and "created_at" > $15
+  and "created_at" < $16
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $17
+offset
+  $18;
+
+-- LeadsRepository.list: range within one day
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = $1
+      and "created_at" > $2
+      and "created_at" < $3
+  ) as "total"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $4
+  and "created_at" > $5
+  and "created_at" < $6
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $7
+offset
+  $8;
 
 -- LeadsRepository.insert
 insert into

@@ -52,14 +52,6 @@ where
 
 -- LeadsRepository.list: no filter, first page
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "bucket" = ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -72,7 +64,16 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+  ) as "total"
 from
   "leads"
 where
@@ -87,12 +88,12 @@ offset
 
 -- LeadsRepository.list: no filter, deep page (ids through the index, then rows)
 select
-  coalesce(sum("count"), 0) as "total"
+  coalesce(sum("lead_counts"."count"), 0) as "total"
 from
   "lead_counts"
 where
   "lead_counts"."workspace_id" = ?
-  and "bucket" = ?;
+  and "lead_counts"."bucket" = ?;
 
 select
   "id"
@@ -130,14 +131,6 @@ where
 
 -- LeadsRepository.list: no filter, page after a cursor (keyset)
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "bucket" = ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -150,7 +143,16 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+  ) as "total"
 from
   "leads"
 where
@@ -166,14 +168,6 @@ offset
 
 -- LeadsRepository.list: source, page after a cursor (keyset)
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "bucket" = ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -186,7 +180,16 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+  ) as "total"
 from
   "leads"
 where
@@ -203,14 +206,6 @@ offset
 
 -- LeadsRepository.list: source
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "bucket" = ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -223,7 +218,16 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+  ) as "total"
 from
   "leads"
 where
@@ -239,14 +243,6 @@ offset
 
 -- LeadsRepository.list: code (counted row by row)
 select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = ?
-  and "code" = ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -259,7 +255,16 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "code" = ?
+  ) as "total"
 from
   "leads"
 where
@@ -275,34 +280,6 @@ offset
 
 -- LeadsRepository.list: date-only range
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "bucket" = ?
-  and "day" >= ?
-  and "day" < ?;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = ?
-  and "created_at" >= ?
-  and "created_at" <= ?;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = ?
-  and "created_at" >= ?
-  and "created_at" < ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -315,7 +292,27 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+      and "lead_counts"."day" >= ?
+      and "lead_counts"."day" < ?
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "leads"."created_at" >= ?
+      and "leads"."created_at" <= ?
+  ) as "total"
 from
   "leads"
 where
@@ -332,36 +329,6 @@ offset
 
 -- LeadsRepository.list: source and a range with times (edge days counted)
 select
-  coalesce(sum("count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "bucket" = ?
-  and "day" >= ?
-  and "day" <= ?;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = ?
-  and "source" = ?
-  and "created_at" >= ?
-  and "created_at" <= ?;
-
-select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = ?
-  and "source" = ?
-  and "created_at" >= ?
-  and "created_at" < ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -374,7 +341,38 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+      and "lead_counts"."day" >= ?
+      and "lead_counts"."day" <= ?
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "leads"."source" = ?
+      and "leads"."created_at" >= ?
+      and "leads"."created_at" <= ?
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "leads"."source" = ?
+      and "leads"."created_at" >= ?
+      and "leads"."created_at" < ?
+  ) as "total"
 from
   "leads"
 where
@@ -392,15 +390,6 @@ offset
 
 -- LeadsRepository.list: range within one day
 select
-  count(*) as "total"
-from
-  "leads"
-where
-  "leads"."workspace_id" = ?
-  and "created_at" > ?
-  and "created_at" < ?;
-
-select
   "id",
   "visitor_id",
   "workspace_id",
@@ -413,7 +402,17 @@ select
   "identity_id",
   "session_id",
   "summary",
-  "company_id"
+  "company_id",
+  (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "created_at" > ?
+      and "created_at" < ?
+  ) as "total"
 from
   "leads"
 where

@@ -7,71 +7,139 @@
  * after it. So date-only bounds (midnight) cost almost nothing. A code
  * filter is counted directly: codes are nearly unique, so its index range is
  * short. docs/postgres-plans.md says why totals are kept this way.
+ *
+ * A total is a sum of terms, each a one-row subquery: run alone
+ * (countLeads) or selected beside the rows of a page (totalExpression), so
+ * that a page and its total come from one statement, one snapshot and one
+ * round trip.
  */
+import type { AliasableExpression, ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { param } from '../../db/query-templates.js';
+import type { Schema } from '../../db/schema.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
-import { bucketOf, dayOf, nextDay, startOfDay, type LeadCountsRepository } from './lead-counts.repository.js';
+import { bucketOf, dayOf, nextDay, startOfDay } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
 
-/** A created_at range within one day: a lower bound (inclusive `from` or strict `above`) and an upper one. */
-type Span = ({ from: string } | { above: string }) & ({ through: string } | { below: string });
+/** One part of a total: a subquery of one row and one column, added or subtracted. */
+interface Term {
+  sign: 1 | -1;
+  /** what changes the SQL text of the subquery */
+  shape: string;
+  build: (scope: TenantScope) => SelectQueryBuilder<Schema, never, { total: unknown }>;
+}
+
+/** The terms of a total and the values of their placeholders. */
+export interface TotalPlan {
+  /** one template per shape: names every term */
+  shape: string;
+  terms: Term[];
+  values: Record<string, unknown>;
+}
 
 /** Whether an instant lies in the first half of its UTC day. */
 function earlyInDay(instant: string): boolean {
   return Date.parse(instant) - Date.parse(startOfDay(instant)) < 43_200_000;
 }
 
-export async function countLeads(scope: TenantScope, counts: LeadCountsRepository, filters: LeadFilters): Promise<number> {
+/** The terms whose sum is the number of leads matching `filters`; none when it is known to be 0. */
+export function planTotal(filters: LeadFilters): TotalPlan {
   const { createdAfter: after, createdBefore: before, source } = filters;
-  if (filters.code !== undefined) return countRows(scope, filters);
-  if (after !== undefined && before !== undefined) {
-    if (after >= before) return 0;
-    if (dayOf(after) === dayOf(before)) return countRows(scope, filters);
+  const values: Record<string, unknown> = { ...filterValues(filters) };
+  const terms: Term[] = [];
+  const plan = (): TotalPlan => ({ shape: terms.map((term) => `${term.sign > 0 ? '+' : '-'}${term.shape}`).join(''), terms, values });
+  if (filters.code !== undefined || (after !== undefined && before !== undefined && dayOf(after) === dayOf(before))) {
+    if (after === undefined || before === undefined || after < before) terms.push(rowsTerm(filters));
+    return plan();
   }
+  if (after !== undefined && before !== undefined && after >= before) return plan();
   const wholeAfterDay = after !== undefined && earlyInDay(after);
   const wholeBeforeDay = before !== undefined && !earlyInDay(before);
-  let total = await counts.sum(bucketOf(source), {
-    after: after === undefined ? undefined : { day: dayOf(after), inclusive: wholeAfterDay },
-    before: before === undefined ? undefined : { day: dayOf(before), inclusive: wholeBeforeDay },
-  });
+  terms.push(daysTerm(after === undefined ? undefined : wholeAfterDay, before === undefined ? undefined : wholeBeforeDay));
+  values.bucket = bucketOf(source);
+  values.afterDay = after === undefined ? undefined : dayOf(after);
+  values.beforeDay = before === undefined ? undefined : dayOf(before);
   if (after !== undefined) {
-    total += wholeAfterDay
-      ? -(await countSpan(scope, source, { from: startOfDay(after), through: after }))
-      : await countSpan(scope, source, { above: after, below: nextDay(after) });
+    // the rows of the first day up to the bound are counted in the day's counter: take them out; or add those after it
+    if (wholeAfterDay) terms.push(spanTerm(-1, 'A', source, { from: true, through: true }));
+    else terms.push(spanTerm(1, 'A', source, { from: false, through: false }));
+    Object.assign(values, wholeAfterDay ? { A_lower: startOfDay(after), A_upper: after } : { A_lower: after, A_upper: nextDay(after) });
   }
   if (before !== undefined) {
-    total += wholeBeforeDay
-      ? -(await countSpan(scope, source, { from: before, below: nextDay(before) }))
-      : await countSpan(scope, source, { from: startOfDay(before), below: before });
+    if (wholeBeforeDay) {
+      terms.push(spanTerm(-1, 'B', source, { from: true, through: false }));
+      Object.assign(values, { B_lower: before, B_upper: nextDay(before) });
+    } else if (before !== startOfDay(before)) {
+      // a bound at midnight has no rows before it on its day
+      terms.push(spanTerm(1, 'B', source, { from: true, through: false }));
+      Object.assign(values, { B_lower: startOfDay(before), B_upper: before });
+    }
   }
+  return plan();
+}
+
+/** The sum of a bucket's day counters over the range (after/before: whether their day is counted whole). */
+function daysTerm(afterWhole: boolean | undefined, beforeWhole: boolean | undefined): Term {
+  const shape = `d${afterWhole === undefined ? '' : afterWhole ? 'A' : 'a'}${beforeWhole === undefined ? '' : beforeWhole ? 'B' : 'b'}`;
+  return {
+    sign: 1,
+    shape,
+    build: (scope) => {
+      let query = scope
+        .selectFrom('lead_counts')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('lead_counts.count'), eb.lit(0)).as('total'))
+        .where('lead_counts.bucket', '=', param('bucket'));
+      if (afterWhole !== undefined) query = query.where('lead_counts.day', afterWhole ? '>=' : '>', param('afterDay'));
+      if (beforeWhole !== undefined) query = query.where('lead_counts.day', beforeWhole ? '<=' : '<', param('beforeDay'));
+      return query as unknown as SelectQueryBuilder<Schema, never, { total: unknown }>;
+    },
+  };
+}
+
+/** The rows of one source (or all) within one day, between the bounds named `<name>_lower` and `<name>_upper`. */
+function spanTerm(sign: 1 | -1, name: string, source: string | undefined, bounds: { from: boolean; through: boolean }): Term {
+  const lower = bounds.from ? '>=' : '>';
+  const upper = bounds.through ? '<=' : '<';
+  return {
+    sign,
+    shape: `${name}${source === undefined ? '' : 's'}${lower}${upper}`,
+    build: (scope) => {
+      let query = scope.selectFrom('leads');
+      if (source !== undefined) query = query.where('leads.source', '=', param('source'));
+      return query
+        .where('leads.created_at', lower, param(`${name}_lower`))
+        .where('leads.created_at', upper, param(`${name}_upper`))
+        .select((eb) => eb.fn.countAll().as('total')) as unknown as SelectQueryBuilder<Schema, never, { total: unknown }>;
+    },
+  };
+}
+
+/** Every matching row, counted one by one (a code filter, or a range within one day). */
+function rowsTerm(filters: LeadFilters): Term {
+  return {
+    sign: 1,
+    shape: `r${shapeOf(filters)}`,
+    build: (scope) =>
+      matching(scope, filters).select((eb) => eb.fn.countAll().as('total')) as unknown as SelectQueryBuilder<Schema, never, { total: unknown }>,
+  };
+}
+
+/** The plan's total as one expression of its subqueries (0 when it has none), for a select list. */
+export function totalExpression(scope: TenantScope, plan: TotalPlan, eb: ExpressionBuilder<Schema, 'leads'>): AliasableExpression<unknown> {
+  let total: AliasableExpression<unknown> = eb.lit(0);
+  plan.terms.forEach((term, index) => {
+    const subquery = term.build(scope);
+    total = index === 0 && term.sign > 0 ? subquery : eb(total as never, term.sign > 0 ? '+' : '-', subquery as never);
+  });
   return total;
 }
 
-/** Counts matching rows one by one. */
-async function countRows(scope: TenantScope, filters: LeadFilters): Promise<number> {
-  const row = await scope
-    .template(`leads.countRows:${shapeOf(filters)}`, (q) => matching(q, filters).select((eb) => eb.fn.countAll().as('total')))
-    .first(filterValues(filters));
-  return scope.codec.count(row?.total ?? 0);
-}
-
-/** Counts the rows of one source (or all) whose created_at lies in `span`, within one day. */
-async function countSpan(scope: TenantScope, source: string | undefined, span: Span): Promise<number> {
-  const lower = 'from' in span ? '>=' : '>';
-  const upper = 'through' in span ? '<=' : '<';
-  const row = await scope
-    .template(`leads.countSpan:${source === undefined ? '' : 's'}${lower}${upper}`, (q) => {
-      let query = q.selectFrom('leads');
-      if (source !== undefined) query = query.where('source', '=', param('source'));
-      return query
-        .where('created_at', lower, param('lower'))
-        .where('created_at', upper, param('upper'))
-        .select((eb) => eb.fn.countAll().as('total'));
-    })
-    .first({
-      source,
-      lower: 'from' in span ? span.from : span.above,
-      upper: 'through' in span ? span.through : span.below,
-    });
-  return scope.codec.count(row?.total ?? 0);
+/** The number of leads matching `filters`: each term a statement of its own. */
+export async function countLeads(scope: TenantScope, filters: LeadFilters): Promise<number> {
+  const plan = planTotal(filters);
+  let total = 0;
+  for (const term of plan.terms) {
+    const row = await scope.template(`leads.total:${term.shape}`, (q) => term.build(q)).first(plan.values);
+    total += term.sign * scope.codec.count((row?.total ?? 0) as number);
+  }
+  return total;
 }

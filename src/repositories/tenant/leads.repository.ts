@@ -14,7 +14,7 @@ import type { Page, PageResult } from '../page.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, LeadCountsRepository, nextDay, PendingCounts } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
-import { countLeads } from './lead-totals.js';
+import { countLeads, planTotal, totalExpression } from './lead-totals.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
 export type { LeadFilters };
@@ -74,36 +74,65 @@ export class LeadsRepository extends KeyedTenantRepository {
     return row && this.toLead(row);
   }
 
-  list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+  /**
+   * A page and its exact total. Near the start, one statement reads both
+   * (the total as subqueries beside the rows: one snapshot, one round trip);
+   * a deep page, or a page past the end (no row to carry the total), reads
+   * them in one snapshot, statement by statement.
+   */
+  async list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+    if (page.offset < DEEP_OFFSET) {
+      const rows = await this.pageWithTotal(filters, page);
+      const first = rows[0];
+      if (first !== undefined) return { items: rows.map((row) => this.toLead(row)), total: this.codec.count(first.total as number) };
+    }
     return this.scope.snapshot(async (scope) => {
-      const counts = new LeadCountsRepository(scope);
-      const total = await countLeads(scope, counts, filters);
-      const { after } = page;
-      if (after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
-        const skipped = await this.skipDays(counts, filters, page);
+      const total = await countLeads(scope, filters);
+      if (page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
+        const skipped = await this.skipDays(new LeadCountsRepository(scope), filters, page);
         if (skipped !== undefined) ({ filters, page } = skipped);
       }
-      const values = { ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id };
-      const rows =
-        page.offset < DEEP_OFFSET
-          ? await scope
-              .template(`leads.page:${shapeOf(filters)}${after === undefined ? '' : ':after'}`, (q) =>
-                (after === undefined
-                  ? matching(q, filters)
-                  : matching(q, filters).where((eb) =>
-                      eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('afterAt'), param('afterId'))),
-                    )
-                )
-                  .select(COLUMNS)
-                  .orderBy('created_at', 'desc')
-                  .orderBy('id', 'desc')
-                  .limit(param<number>('limit'))
-                  .offset(param<number>('offset')),
-              )
-              .all(values)
-          : await this.deepPage(scope, filters, values);
+      const rows = page.offset < DEEP_OFFSET ? await this.pageRows(scope, filters, page) : await this.deepPage(scope, filters, page);
       return { items: rows.map((row) => this.toLead(row)), total };
     });
+  }
+
+  /** The rows of a page, each with the total of the list in the column `total`. */
+  private pageWithTotal(filters: LeadFilters, page: Page): Promise<(LeadRow & { total: unknown })[]> {
+    const plan = planTotal(filters);
+    const { after } = page;
+    return this.scope
+      .template(`leads.pageWithTotal:${shapeOf(filters)}${after === undefined ? '' : ':after'}:${plan.shape}`, (q) =>
+        (after === undefined
+          ? matching(q, filters)
+          : matching(q, filters).where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('afterAt'), param('afterId'))))
+        )
+          .select(COLUMNS)
+          .select((eb) => totalExpression(q, plan, eb).as('total'))
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(param<number>('limit'))
+          .offset(param<number>('offset')),
+      )
+      .all({ ...plan.values, limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id });
+  }
+
+  /** The rows of a page near the start, without its total. */
+  private pageRows(scope: TenantScope, filters: LeadFilters, page: Page): Promise<LeadRow[]> {
+    const { after } = page;
+    return scope
+      .template(`leads.page:${shapeOf(filters)}${after === undefined ? '' : ':after'}`, (q) =>
+        (after === undefined
+          ? matching(q, filters)
+          : matching(q, filters).where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('afterAt'), param('afterId'))))
+        )
+          .select(COLUMNS)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(param<number>('limit'))
+          .offset(param<number>('offset')),
+      )
+      .all({ ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id });
   }
 
   /**
@@ -131,7 +160,8 @@ export class LeadsRepository extends KeyedTenantRepository {
    * join, because with prepared statements neither store plans such a join
    * well (the planners cannot see the limit: docs/postgres-plans.md).
    */
-  private async deepPage(scope: TenantScope, filters: LeadFilters, values: Record<string, unknown>): Promise<LeadRow[]> {
+  private async deepPage(scope: TenantScope, filters: LeadFilters, page: Page): Promise<LeadRow[]> {
+    const values = { ...filterValues(filters), limit: page.limit, offset: page.offset };
     const ids = await scope
       .template(`leads.pageIds:${shapeOf(filters)}`, (q) =>
         matching(q, filters)
