@@ -28,6 +28,14 @@ if (built === 0 || newestSource(join(root, 'src')) > built) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+// the bundle `npx leadlight` runs (scripts/cli-bundle.js); serve itself runs from dist/cli
+const bundle = join(root, 'dist', 'bundle', 'cli', 'main.js');
+const bundleBuilt = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
+if (bundleBuilt === 0 || newestSource(join(root, 'src')) > bundleBuilt) {
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'cli-bundle.js')], { stdio: 'inherit' });
+  if (result.status !== 0) process.stderr.write('leadlight: the CLI bundle was not rebuilt; `npx leadlight` runs dist/cli until `npm run build`\n');
+}
+
 const dashboardIndex = join(root, 'dist', 'dashboard', 'index.html');
 const dashboardBuilt = existsSync(dashboardIndex) ? statSync(dashboardIndex).mtimeMs : 0;
 if (dashboardBuilt === 0 || newestSource(join(root, 'dashboard')) > dashboardBuilt) {

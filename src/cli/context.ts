@@ -2,13 +2,17 @@
  * What every CLI command shares (CONTRACT C2): the process's streams and
  * environment, the store that DATABASE_URL names with pending migrations
  * applied first, the services, and the two ways of answering (a line for
- * people, one JSON document with --json).
+ * people, one JSON document with --json). The full service graph loads only
+ * for commands that ask for it (withContext); workspace, key and site-key
+ * commands take the operator services alone (withOperatorContext) and start
+ * faster (issue 14).
  */
 import type { Readable, Writable } from 'node:stream';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database, type OpenOptions } from '../db/database.js';
 import { Store } from '../repositories/index.js';
-import { createServices, type Services } from '../services/index.js';
+import type { Services } from '../services/index.js';
+import { createOperatorServices, type OperatorServices } from '../services/operator/index.js';
 
 export interface CliIo {
   stdout: Writable & { isTTY?: boolean };
@@ -17,12 +21,19 @@ export interface CliIo {
   env: Record<string, string | undefined>;
 }
 
-export interface CommandContext {
+interface StoreContext {
   config: Config;
   database: Database;
-  services: Services;
   /** migrations this command applied before running */
   applied: string[];
+}
+
+export interface CommandContext extends StoreContext {
+  services: Services;
+}
+
+export interface OperatorContext extends StoreContext {
+  services: OperatorServices;
 }
 
 export interface OutputOptions {
@@ -30,19 +41,37 @@ export interface OutputOptions {
 }
 
 /** Runs `work` with the store open and migrated, and closes it afterwards. */
-export async function withContext<T>(
+async function withStore<T>(
   io: CliIo,
-  work: (context: CommandContext) => Promise<T>,
-  options: OpenOptions = {},
+  options: OpenOptions,
+  work: (context: StoreContext & { store: Store }) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(io.env);
   const database = openDatabase(config.database, options);
   try {
     const applied = await database.migrate();
-    return await work({ config, database, services: createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks }), applied });
+    return await work({ config, database, applied, store: new Store(database) });
   } finally {
     await database.close();
   }
+}
+
+/** Runs `work` with the store open and migrated and every service, and closes the store afterwards. */
+export async function withContext<T>(
+  io: CliIo,
+  work: (context: CommandContext) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
+  return withStore(io, options, async ({ store, ...context }) => {
+    const { createServices } = await import('../services/index.js');
+    const services = createServices(store, { tracking: context.config.tracking, webhooks: context.config.webhooks });
+    return work({ ...context, services });
+  });
+}
+
+/** Like withContext, with the operator services alone (workspaces, API keys, site keys). */
+export async function withOperatorContext<T>(io: CliIo, work: (context: OperatorContext) => Promise<T>): Promise<T> {
+  return withStore(io, {}, async ({ store, ...context }) => work({ ...context, services: createOperatorServices(store) }));
 }
 
 /** Prints `document` as JSON with --json, otherwise the human-readable `text`. */

@@ -6,7 +6,7 @@
 import { Migrator, sql, type Kysely, type MigrationProvider, type Transaction } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import { postgresCodec, sqliteCodec, type Codec, type StoreKind } from './codec.js';
-import { migrations } from './migrations/index.js';
+import { MIGRATION_NAMES, migrations } from './migrations/index.js';
 import type { Copier } from './postgres-copy.js';
 import { openPostgres } from './postgres.js';
 import type { Schema } from './schema.js';
@@ -65,6 +65,22 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
+/**
+ * True when the store has recorded exactly the migrations this version
+ * knows; false otherwise (no migration table yet, pending or unknown
+ * migrations), and the migrator then decides.
+ */
+async function isAtLatestSchema(db: Kysely<Schema>): Promise<boolean> {
+  let recorded: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
+    recorded = rows.map((row) => row.name);
+  } catch {
+    return false;
+  }
+  return recorded.length === MIGRATION_NAMES.length && MIGRATION_NAMES.every((name) => recorded.includes(name));
+}
+
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   const opened =
     config.kind === 'sqlite'
@@ -109,6 +125,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db,
     codec,
     async migrate() {
+      // a store at the latest schema (every start but the first after an
+      // upgrade) is told by one query, without the migrator's table checks
+      if (await isAtLatestSchema(db)) return [];
       // PostgreSQL: migrations run on a connection of their own without the
       // service's time bounds (building an index on a large table takes long)
       const own = config.kind === 'postgres' ? openPostgres({ url: config.url, poolSize: 1 }).db : undefined;

@@ -10,12 +10,13 @@ import { DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type TrackingConfig, type WebhookCo
 import type { Store } from '../repositories/index.js';
 import type { WorkspaceId } from '../tenancy/workspace-id.js';
 import { AccountsService } from './operator/accounts.service.js';
-import { ApiKeysService } from './operator/api-keys.service.js';
+import type { ApiKeysService } from './operator/api-keys.service.js';
 import { CursorsService } from './operator/cursors.service.js';
 import { SeedService } from './operator/seed.service.js';
 import { SessionsService } from './operator/sessions.service.js';
-import { SiteKeysService } from './operator/site-keys.service.js';
-import { WorkspacesService } from './operator/workspaces.service.js';
+import { createOperatorServices } from './operator/index.js';
+import type { SiteKeysService } from './operator/site-keys.service.js';
+import type { WorkspacesService } from './operator/workspaces.service.js';
 import { SettingsCache } from './intelligence/settings-cache.js';
 import { RecomputeService } from './intelligence/recompute.service.js';
 import { IntelligenceWorker } from './intelligence/worker.js';
@@ -70,17 +71,16 @@ export interface ServiceOptions {
 export function createServices(store: Store, options: ServiceOptions = {}): Services {
   const tracking = { ...DEFAULT_TRACKING, ...options.tracking };
   const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
-  const workspaces = new WorkspacesService(store.operator);
+  const operator = createOperatorServices(store, options.clock);
+  const { workspaces } = operator;
   const geolocator = options.geolocator ?? new MmdbGeolocator(tracking.geoipDatabase, options.onGeolocationError);
   const settings = new SettingsCache(store);
   const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage }, settings);
   const intelligence = new IntelligenceWorker(store, settings);
   return {
-    workspaces,
-    apiKeys: new ApiKeysService(store, options.clock),
+    ...operator,
     accounts: new AccountsService(store),
     sessions: new SessionsService(store, options.clock),
-    siteKeys: new SiteKeysService(store, options.clock),
     ingest,
     trackingMaintenance: new TrackingMaintenance(store, ingest, { eventRetentionDays: tracking.eventRetentionDays }),
     seed: new SeedService(store, workspaces, ingest, intelligence),

@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { KeyType } from '../../services/operator/api-keys.service.js';
-import { answer, table, withContext, type CliIo, type OutputOptions } from '../context.js';
+import { answer, table, withOperatorContext, type CliIo, type OutputOptions } from '../context.js';
 
 const ONCE = 'Store it now: it is shown this once and cannot be recovered.';
 
@@ -21,7 +21,7 @@ export function registerKey(program: Command, io: CliIo): void {
     .option('--name <label>', 'a label for the key')
     .option('--json', 'print one JSON document')
     .action(async (options: OutputOptions & { workspace: string; type: KeyType; name?: string }) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const created = await services.apiKeys.create(options.workspace, options.type, options.name ?? null);
         answer(io, options, created, `Created ${created.type} key ${created.id}.\n${created.key}\n${ONCE}`);
       });
@@ -33,7 +33,7 @@ export function registerKey(program: Command, io: CliIo): void {
     .requiredOption('--workspace <id>', 'workspace id')
     .option('--json', 'print one JSON document')
     .action(async (options: OutputOptions & { workspace: string }) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const keys = await services.apiKeys.list(options.workspace);
         answer(io, options, keys, table(keys, ['id', 'type', 'name', 'hint', 'created_at', 'last_used_at']));
       });
@@ -45,7 +45,7 @@ export function registerKey(program: Command, io: CliIo): void {
     .argument('<key-id>', 'id of the key to replace', nonEmpty)
     .option('--json', 'print one JSON document')
     .action(async (keyId: string, options: OutputOptions) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const rotated = await services.apiKeys.rotate(keyId);
         const document = {
           id: rotated.id,
@@ -66,7 +66,7 @@ export function registerKey(program: Command, io: CliIo): void {
     .argument('<key-id>', 'id of the key to revoke', nonEmpty)
     .option('--json', 'print one JSON document')
     .action(async (keyId: string, options: OutputOptions) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const revoked = await services.apiKeys.revoke(keyId);
         answer(io, options, revoked, `Key ${revoked.id} was revoked at ${revoked.revoked_at}.`);
       });

@@ -4,7 +4,7 @@
  * whole; `revoke` makes the next event request with one answer 401.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { answer, table, withContext, type CliIo, type OutputOptions } from '../context.js';
+import { answer, table, withOperatorContext, type CliIo, type OutputOptions } from '../context.js';
 
 function originList(value: string): string[] {
   return value
@@ -29,7 +29,7 @@ export function registerSiteKey(program: Command, io: CliIo): void {
     .option('--origins <origins>', 'comma-separated origins allowed to send events (https://shop.example.com, https://*.example.com); any when absent', originList)
     .option('--json', 'print one JSON document')
     .action(async (options: OutputOptions & { workspace: string; name?: string; origins?: string[] }) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const created = await services.siteKeys.create(options.workspace, options.name ?? null, options.origins ?? []);
         const origins = created.origins.length === 0 ? 'any origin' : created.origins.join(', ');
         const snippet = `<script defer src="https://YOUR-LEADLIGHT-HOST/t.js" data-key="${created.key}"></script>`;
@@ -43,7 +43,7 @@ export function registerSiteKey(program: Command, io: CliIo): void {
     .requiredOption('--workspace <id>', 'workspace id')
     .option('--json', 'print one JSON document')
     .action(async (options: OutputOptions & { workspace: string }) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const keys = await services.siteKeys.list(options.workspace);
         const rows = keys.map((key) => ({ ...key, origins: key.origins.length === 0 ? '*' : key.origins.join(',') }));
         answer(io, options, keys, table(rows, ['id', 'name', 'key', 'origins', 'created_at', 'last_used_at']));
@@ -56,7 +56,7 @@ export function registerSiteKey(program: Command, io: CliIo): void {
     .argument('<site-key-id>', 'id of the site key to revoke', nonEmpty)
     .option('--json', 'print one JSON document')
     .action(async (keyId: string, options: OutputOptions) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const revoked = await services.siteKeys.revoke(keyId);
         answer(io, options, revoked, `Site key ${revoked.id} was revoked at ${revoked.revoked_at}.`);
       });

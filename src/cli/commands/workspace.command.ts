@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { InvalidRequestError } from '../../services/errors.js';
-import { answer, table, withContext, type CliIo, type OutputOptions } from '../context.js';
+import { answer, table, withContext, withOperatorContext, type CliIo, type OutputOptions } from '../context.js';
 
 export function registerWorkspace(program: Command, io: CliIo): void {
   const workspace = program.command('workspace').description('create and list workspaces');
@@ -15,7 +15,7 @@ export function registerWorkspace(program: Command, io: CliIo): void {
     .requiredOption('--name <name>', 'workspace name')
     .option('--json', 'print one JSON document')
     .action(async (options: OutputOptions & { name: string }) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const created = await services.workspaces.create(options.name);
         answer(io, options, created, `Created workspace "${created.name}" (${created.id}).`);
       });
@@ -26,7 +26,7 @@ export function registerWorkspace(program: Command, io: CliIo): void {
     .description('list every workspace')
     .option('--json', 'print one JSON document')
     .action(async (options: OutputOptions) => {
-      await withContext(io, async ({ services }) => {
+      await withOperatorContext(io, async ({ services }) => {
         const workspaces = (await services.workspaces.list()).map((entry) => ({
           id: entry.id,
           name: entry.name,

@@ -12,14 +12,20 @@ import { intelligenceMigration } from './0005-intelligence.js';
 import { integrationsMigration } from './0006-integrations.js';
 import { pageCountsMigration } from './0007-page-counts.js';
 
+/** every migration by name, for one kind of store */
+const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
+  '0001-initial': initialMigration,
+  '0002-lead-counts': leadCountsMigration,
+  '0003-tracking': trackingMigration,
+  '0004-accounts': accountsMigration,
+  '0005-intelligence': intelligenceMigration,
+  '0006-integrations': integrationsMigration,
+  '0007-page-counts': pageCountsMigration,
+};
+
+/** the names of every migration: what a store at the latest schema has recorded */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 export function migrations(kind: StoreKind): Record<string, Migration> {
-  return {
-    '0001-initial': initialMigration(kind),
-    '0002-lead-counts': leadCountsMigration(kind),
-    '0003-tracking': trackingMigration(kind),
-    '0004-accounts': accountsMigration(kind),
-    '0005-intelligence': intelligenceMigration(kind),
-    '0006-integrations': integrationsMigration(kind),
-    '0007-page-counts': pageCountsMigration(kind),
-  };
+  return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, migration(kind)]));
 }

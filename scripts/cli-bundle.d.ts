@@ -1,0 +1,3 @@
+// Types of scripts/cli-bundle.js (plain JavaScript, so `npm install` can run it with nothing compiled but the sources).
+export declare const CLI_BUNDLE_DIRECTORY: string;
+export declare function buildCliBundle(): Promise<void>;
