@@ -23,6 +23,8 @@ export interface ParsedLine {
   row: unknown;
   explicitId: boolean;
   references: References;
+  /** the earlier line that gave the same id, if one did */
+  repeats?: number;
 }
 
 /** What a piece of input gave: its valid lines and its bad ones, each in line order. */
@@ -77,6 +79,8 @@ export class ImportLineParser {
   readonly #spec;
   readonly #validate: ValidateFunction;
   readonly #splitter = new LineSplitter();
+  /** given ids, and the line each was first given on */
+  readonly #idLines = new Map<string, number>();
   #lineNumber = 0;
 
   constructor(
@@ -102,14 +106,21 @@ export class ImportLineParser {
       const line = this.#lineNumber;
       if (text.trim() === '') continue;
       const result = this.#parseLine(text);
-      if (typeof result === 'string') parsed.problems.push({ line, message: result });
-      else
-        parsed.lines.push({
-          line,
-          row: this.#spec.toRow(result as never, this.importedAt),
-          explicitId: result.id !== undefined,
-          references: this.#spec.references(result as never),
-        });
+      if (typeof result === 'string') {
+        parsed.problems.push({ line, message: result });
+        continue;
+      }
+      const row = this.#spec.toRow(result as never, this.importedAt) as { id: string };
+      const explicitId = result.id !== undefined;
+      const repeats = explicitId ? this.#idLines.get(row.id) : undefined;
+      if (explicitId && repeats === undefined) this.#idLines.set(row.id, line);
+      parsed.lines.push({
+        line,
+        row,
+        explicitId,
+        references: this.#spec.references(result as never),
+        ...(repeats === undefined ? {} : { repeats }),
+      });
     }
     return parsed;
   }

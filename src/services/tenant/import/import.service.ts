@@ -55,12 +55,6 @@ function* inLineOrder(parsed: ParsedLines): Generator<ParsedLine | LineProblem> 
   while (problem < problems.length) yield problems[problem++] as LineProblem;
 }
 
-/** Given ids: the line each was first seen on, and whether they must be looked up in the workspace. */
-interface IdCheck {
-  lines: Map<string, number>;
-  againstWorkspace: boolean;
-}
-
 export class ImportService {
   constructor(private readonly store: WorkspaceStore) {}
 
@@ -86,12 +80,9 @@ export class ImportService {
         let batch: Pending[] = [];
         const known = { identities: new Set<string>(), companies: new Set<string>() };
         const run: ImportRun = { leadCounts: new PendingCounts() };
-        const ids: IdCheck = {
-          lines: new Map(),
-          // Into a workspace that held none of these rows, a given id can only
-          // collide with another line of the file: no lookup per batch at all.
-          againstWorkspace: spec.hadRows === undefined ? true : await spec.hadRows(repos),
-        };
+        // Into a workspace that held none of these rows, a given id can only
+        // collide with another line of the file: no lookup per batch at all.
+        const againstWorkspace = spec.hadRows === undefined ? true : await spec.hadRows(repos);
 
         const reject = (line: number, message: string) => {
           invalidLines += 1;
@@ -99,7 +90,7 @@ export class ImportService {
         };
 
         const flush = async () => {
-          const bad = await this.checkAgainstWorkspace(repos, people, spec.taken.bind(spec), batch, known, ids);
+          const bad = await this.checkAgainstWorkspace(repos, people, spec.taken.bind(spec), batch, known, againstWorkspace);
           const good: unknown[] = [];
           for (const pending of batch) {
             const message = bad.get(pending);
@@ -140,36 +131,30 @@ export class ImportService {
     taken: (repos: TenantRepositories, people: PeopleRepository, rows: never[]) => Promise<Set<unknown>>,
     batch: Pending[],
     known: { identities: Set<string>; companies: Set<string> },
-    ids: IdCheck,
+    againstWorkspace: boolean,
   ): Promise<Map<Pending, string>> {
     const bad = new Map<Pending, string>();
     for (const kind of ['identities', 'companies'] as const) {
-      const wanted = [...new Set(batch.flatMap((pending) => pending.references[kind]))].filter(
-        (id) => !known[kind].has(id),
-      );
-      if (wanted.length === 0) continue;
-      for (const id of await repos[kind].existingIds(wanted)) known[kind].add(id);
-      const field = kind === 'identities' ? 'identity_id' : 'company_id';
+      const knownIds = known[kind];
+      const wanted = new Set<string>();
       for (const pending of batch) {
-        if (pending.references[kind].some((id) => !known[kind].has(id))) {
-          bad.set(pending, `${field} does not name a ${kind === 'identities' ? 'identity' : 'company'} of the workspace`);
-        }
+        for (const id of pending.references[kind]) if (!knownIds.has(id)) wanted.add(id);
+      }
+      if (wanted.size === 0) continue;
+      for (const id of await repos[kind].existingIds([...wanted])) knownIds.add(id);
+      const message = `${kind === 'identities' ? 'identity_id' : 'company_id'} does not name a ${kind === 'identities' ? 'identity' : 'company'} of the workspace`;
+      for (const pending of batch) {
+        if (pending.references[kind].some((id) => !knownIds.has(id))) bad.set(pending, message);
       }
     }
     const fresh: Pending[] = [];
     for (const pending of batch) {
-      if (!pending.explicitId) continue;
-      const id = (pending.row as { id: string }).id;
-      const earlier = ids.lines.get(id);
-      if (earlier !== undefined) bad.set(pending, `id ${id} repeats line ${earlier}`);
-      else {
-        ids.lines.set(id, pending.line);
-        fresh.push(pending);
-      }
+      if (pending.repeats !== undefined) bad.set(pending, `id ${(pending.row as { id: string }).id} repeats line ${pending.repeats}`);
+      else if (pending.explicitId) fresh.push(pending);
     }
-    // Rows of this import are in `ids.lines`, so the lookup only ever finds
-    // rows that were there before it, through the primary key.
-    if (fresh.length > 0 && ids.againstWorkspace) {
+    // Lines repeating an id of this import are marked by the parser, so the
+    // lookup only ever finds rows that were there before it, through the primary key.
+    if (fresh.length > 0 && againstWorkspace) {
       const takenRows = await taken(repos, people, fresh.map((pending) => pending.row) as never[]);
       for (const pending of fresh) {
         if (takenRows.has(pending.row)) bad.set(pending, `id ${(pending.row as { id: string }).id} is already taken`);
