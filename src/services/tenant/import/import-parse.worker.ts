@@ -8,6 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ImportLineParser } from './import-parser.js';
 import type { ParseWorkerData } from './parse-in-worker.js';
+import { toWire } from './parsed-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('import-parse.worker runs as a worker thread');
@@ -20,9 +21,9 @@ port.on('message', (chunk: Uint8Array | string | null) => {
     const tail = decoder.end();
     const last = parser.push(tail);
     const end = parser.end();
-    port.postMessage({ lines: [...last.lines, ...end.lines], problems: [...last.problems, ...end.problems], done: true });
+    port.postMessage({ ...toWire({ lines: [...last.lines, ...end.lines], problems: [...last.problems, ...end.problems] }), done: true });
     return;
   }
   const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-  port.postMessage({ ...parser.push(text), done: false });
+  port.postMessage({ ...toWire(parser.push(text)), done: false });
 });

@@ -46,6 +46,11 @@ export class LineSplitter {
   /** the complete lines of `text` after what came before; the unfinished tail is kept */
   push(text: string): string[] {
     const all = this.#rest + text;
+    if (!all.includes('\r')) {
+      const lines = all.split('\n');
+      this.#rest = lines.pop() as string;
+      return lines;
+    }
     const lines: string[] = [];
     let start = 0;
     for (let index = 0; index < all.length; index += 1) {

@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportResource } from './import-lines.js';
 import type { ParsedLines } from './import-parser.js';
+import { fromWire, type WireLines } from './parsed-wire.js';
 
 export interface ParseWorkerData {
   resource: ImportResource;
@@ -47,8 +48,8 @@ export class ParseInWorker {
     private readonly input: Readable,
   ) {
     this.#worker = startWorker(data);
-    this.#worker.on('message', (message: ParsedLines & { done: boolean }) => {
-      this.#ready.push(message);
+    this.#worker.on('message', (message: WireLines & { done: boolean }) => {
+      this.#ready.push(fromWire(message));
       if (message.done) this.#done = true;
       else {
         this.#inFlight -= 1;
