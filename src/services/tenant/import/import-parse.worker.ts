@@ -1,8 +1,10 @@
 /**
  * The import's worker thread: parses and validates the input's lines
  * (import-parser.ts) while the main thread writes the rows of earlier lines.
- * It receives the input as it is read, a chunk per message, and answers each
- * with the lines that chunk completed; `null` ends the input.
+ * Its first message gives the import's instant; then it receives the input
+ * as it is read, a chunk per message, and answers each with the lines that
+ * chunk completed; `null` ends the input. It may start before its import
+ * (parse-in-worker.ts), so the validator compiles while the CLI starts.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -12,11 +14,16 @@ import { toWire } from './parsed-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('import-parse.worker runs as a worker thread');
-const { resource, importedAt } = workerData as ParseWorkerData;
-const parser = new ImportLineParser(resource, importedAt);
+const { resource } = workerData as ParseWorkerData;
+const prepared = ImportLineParser.prepare(resource);
+let parser: ImportLineParser | undefined;
 const decoder = new StringDecoder('utf8');
 
-port.on('message', (chunk: Uint8Array | string | null) => {
+port.on('message', (chunk: Uint8Array | string | null | { importedAt: string }) => {
+  if (parser === undefined) {
+    parser = prepared((chunk as { importedAt: string }).importedAt);
+    return;
+  }
   if (chunk === null) {
     const tail = decoder.end();
     const last = parser.push(tail);
@@ -24,6 +31,7 @@ port.on('message', (chunk: Uint8Array | string | null) => {
     port.postMessage({ ...toWire({ lines: [...last.lines, ...end.lines], problems: [...last.problems, ...end.problems] }), done: true });
     return;
   }
-  const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  const bytes = chunk as Uint8Array | string;
+  const text = typeof bytes === 'string' ? bytes : decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   port.postMessage({ ...toWire(parser.push(text)), done: false });
 });

@@ -91,9 +91,16 @@ export class ImportLineParser {
   constructor(
     resource: ImportResource,
     private readonly importedAt: string,
+    validate?: ValidateFunction,
   ) {
     this.#spec = RESOURCE_SPECS[resource];
-    this.#validate = createAjv(false).compile(this.#spec.schema);
+    this.#validate = validate ?? createAjv(false).compile(this.#spec.schema);
+  }
+
+  /** Compiles the resource's validator now; the parser is made once the import's instant is known. */
+  static prepare(resource: ImportResource): (importedAt: string) => ImportLineParser {
+    const validate = createAjv(false).compile(RESOURCE_SPECS[resource].schema);
+    return (importedAt) => new ImportLineParser(resource, importedAt, validate);
   }
 
   push(text: string): ParsedLines {

@@ -16,6 +16,8 @@ import { IMPORT_RESOURCES, RESOURCE_SPECS, type ImportResource, type ImportRun }
 import type { LineProblem, ParsedLine, ParsedLines } from './import-parser.js';
 import { ParseInWorker } from './parse-in-worker.js';
 
+export { prestartParseWorker } from './parse-in-worker.js';
+
 export { IMPORT_RESOURCES, type ImportResource, type LineProblem };
 
 const BATCH_SIZE = 500;
@@ -70,7 +72,7 @@ export class ImportService {
       });
     }
     // reading and parsing start at once, beside the transaction's start
-    const parsed = new ParseInWorker({ resource, importedAt }, input);
+    const parsed = new ParseInWorker(resource, importedAt, input);
 
     try {
       return await this.store.bulkTransaction(async (repos, people) => {

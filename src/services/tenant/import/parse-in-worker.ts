@@ -18,13 +18,13 @@ import { fromWire, type WireLines } from './parsed-wire.js';
 
 export interface ParseWorkerData {
   resource: ImportResource;
-  importedAt: string;
 }
 
 /** input chunks (64 KiB from a file) handed to the worker and not yet parsed */
 const CHUNKS_AHEAD = 32;
 
-function startWorker(data: ParseWorkerData): Worker {
+function startWorker(resource: ImportResource): Worker {
+  const data: ParseWorkerData = { resource };
   const compiled = import.meta.url.endsWith('.js');
   const url = new URL(`./import-parse.worker.${compiled ? 'js' : 'ts'}`, import.meta.url);
   if (compiled) return new Worker(url, { workerData: data });
@@ -32,6 +32,36 @@ function startWorker(data: ParseWorkerData): Worker {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const load = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(load, { eval: true, workerData: data });
+}
+
+interface Waiting {
+  worker: Worker;
+  /** it failed or stopped before its import claimed it */
+  broken: boolean;
+}
+
+/** Workers started ahead of their import, one per resource; unreferenced, they never keep the process alive. */
+const waiting = new Map<ImportResource, Waiting>();
+
+/**
+ * Starts the worker of an import of `resource` now, so that loading its
+ * modules and compiling its validator overlap the start of the command.
+ */
+export function prestartParseWorker(resource: ImportResource): void {
+  if (waiting.has(resource)) return;
+  const entry: Waiting = { worker: startWorker(resource), broken: false };
+  entry.worker.unref();
+  entry.worker.once('error', () => (entry.broken = true));
+  entry.worker.once('exit', () => (entry.broken = true));
+  waiting.set(resource, entry);
+}
+
+function takeWorker(resource: ImportResource): Worker {
+  const entry = waiting.get(resource);
+  waiting.delete(resource);
+  if (entry === undefined || entry.broken) return startWorker(resource);
+  entry.worker.ref();
+  return entry.worker;
 }
 
 /** The parsed lines of `input`, in order, as the worker delivers them. */
@@ -44,10 +74,12 @@ export class ParseInWorker {
   #wake: (() => void) | undefined;
 
   constructor(
-    data: ParseWorkerData,
+    resource: ImportResource,
+    importedAt: string,
     private readonly input: Readable,
   ) {
-    this.#worker = startWorker(data);
+    this.#worker = takeWorker(resource);
+    this.#worker.postMessage({ importedAt });
     this.#worker.on('message', (message: WireLines & { done: boolean }) => {
       this.#ready.push(fromWire(message));
       if (message.done) this.#done = true;
