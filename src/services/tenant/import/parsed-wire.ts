@@ -22,18 +22,21 @@ export interface WireLines {
 const VALUES_FROM = 6;
 const NO_IDS: string[] = [];
 
+/** whether `keys` lists the same keys as `shape`, in the same order */
+function sameKeys(keys: string[], shape: string[] | undefined): boolean {
+  if (shape === undefined || keys.length !== shape.length) return false;
+  for (let index = 0; index < keys.length; index += 1) if (keys[index] !== shape[index]) return false;
+  return true;
+}
+
 export function toWire(parsed: ParsedLines): WireLines {
   const shapes: string[][] = [];
-  const shapeIndex = new Map<string, number>();
   const lines = parsed.lines.map((line) => {
     const row = line.row as Record<string, unknown>;
     const keys = Object.keys(row);
-    const shapeKey = keys.join('\u0000');
-    let shape = shapeIndex.get(shapeKey);
-    if (shape === undefined) {
-      shape = shapes.push(keys) - 1;
-      shapeIndex.set(shapeKey, shape);
-    }
+    // rows of one resource nearly always share their keys: compare with the last shape first
+    let shape = sameKeys(keys, shapes[shapes.length - 1]) ? shapes.length - 1 : shapes.findIndex((known) => sameKeys(keys, known));
+    if (shape === -1) shape = shapes.push(keys) - 1;
     const { identities, companies } = line.references;
     const wire: WireLine = [
       line.line,
