@@ -19,7 +19,7 @@ import type { Copier } from './postgres-copy.js';
 import type { Schema } from './schema.js';
 
 /** rows an import writes into a table before its indexes may be dropped */
-const BULK_INDEX_ROWS = 10_000;
+const BULK_INDEX_ROWS = 2_000;
 /** a table holding this many rows keeps its indexes whatever the import's size */
 const BULK_MAX_EXISTING = 250_000;
 

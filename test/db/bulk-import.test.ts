@@ -8,11 +8,14 @@
  * failed import as before it.
  */
 import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { importRows } from '../helpers/fixtures.js';
+import { LineSplitter, type ParsedLines } from '../../src/services/tenant/import/import-parser.js';
+import { fromWire, toWire } from '../../src/services/tenant/import/parsed-wire.js';
 import { storeKinds } from '../helpers/stores.js';
 
 const TRICKY = ['tab\there', 'line\nbreak', 'carriage\rreturn', 'back\\slash', '\\N', 'quote "x"', 'é ü 😀', '', 'a\\tb'];
@@ -153,4 +156,44 @@ describe.runIf(storeKinds().includes('postgres'))('bulk imports on postgres: sta
     // the statistics collector reports with a short delay
     await expect.poll(lastAnalyze, { timeout: 5000 }).toBeGreaterThan(Math.max(started - 1000, before));
   }, 60_000);
+});
+
+describe('the import worker splits lines as readline does (C2.3 line numbers)', () => {
+  const readlineLines = async (text: string) => {
+    const lines: string[] = [];
+    for await (const line of createInterface({ input: Readable.from([text]), crlfDelay: Infinity })) lines.push(line);
+    return lines;
+  };
+
+  it.each([
+    ['a\nb\n', 'LF, ending with a line break'],
+    ['a\r\nb\r\n\r\nc', 'CRLF, a blank line, no final line break'],
+    ['a\rb\r\r\nc\r', 'lone CRs, CR CRLF, a final CR'],
+    ['\n\n{"x":1}\n\r\n', 'blank lines only around one line'],
+    ['é😀\n\u2028x\ny', 'non-ASCII text and U+2028 inside a line'],
+  ])('%j (%s), cut into two chunks at every point', async (text) => {
+    const expected = await readlineLines(text);
+    for (let cut = 0; cut <= text.length; cut += 1) {
+      const splitter = new LineSplitter();
+      const lines = [...splitter.push(text.slice(0, cut)), ...splitter.push(text.slice(cut)), ...splitter.end()];
+      expect(lines, `cut at ${cut}`).toEqual(expected);
+    }
+  });
+});
+
+describe('parsed lines cross from the import worker unchanged', () => {
+  it('rows of different shapes, nested values, references and repeated ids come back equal', () => {
+    const parsed: ParsedLines = {
+      lines: [
+        { line: 1, row: { id: 'a', n: 1, nested: { x: [1, null, 'y'] }, none: null }, explicitId: true, references: { identities: ['i1'], companies: [] } },
+        { line: 3, row: { id: 'b', flag: false }, explicitId: false, references: { identities: [], companies: ['c1'] } },
+        { line: 4, row: { id: 'a', n: 2, nested: {}, none: null }, explicitId: true, references: { identities: [], companies: [] }, repeats: 1 },
+        { line: 5, row: { n: 3, id: 'c', nested: {}, none: null }, explicitId: true, references: { identities: ['i2', 'i3'], companies: ['c2'] } },
+      ],
+      problems: [{ line: 2, message: 'must be a JSON object' }],
+    };
+    const back = fromWire(structuredClone(toWire(parsed)));
+    expect(back).toEqual(parsed);
+    expect(back.lines.map((line) => Object.keys(line.row as object))).toEqual(parsed.lines.map((line) => Object.keys(line.row as object)));
+  });
 });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { Readable } from 'node:stream';
 import { SingleBar } from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
-import { IMPORT_RESOURCES, type ImportResource } from '../../services/tenant/import/import.service.js';
+import { IMPORT_RESOURCES, prestartParseWorker, type ImportResource } from '../../services/tenant/import/import.service.js';
 import { answer, withContext, type CliIo, type OutputOptions } from '../context.js';
 
 /** SQLite page cache of an import: a quarter of the machine's memory, at most 1 GiB */
@@ -42,6 +42,8 @@ export function registerImport(program: Command, io: CliIo): void {
     .requiredOption('--workspace <id>', 'workspace id')
     .option('--json', 'print one JSON document')
     .action(async (resource: ImportResource, file: string, options: OutputOptions & { workspace: string }) => {
+      // its parsing thread loads while the store opens
+      prestartParseWorker(resource);
       await withContext(
         io,
         async ({ services }) => {

@@ -6,29 +6,23 @@
  * transaction, and if any line is invalid nothing is written and every bad
  * line is reported by number.
  */
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { ValidateFunction } from 'ajv';
-import secureJson from 'secure-json-parse';
 import type { TenantRepositories, WorkspaceStore } from '../../../repositories/index.js';
 import type { PeopleRepository } from '../../../repositories/operator/people.repository.js';
 import { PendingCounts } from '../../../repositories/tenant/lead-counts.repository.js';
 import { now } from '../../../schemas/instants.js';
-import { describeJsonProblem, findFieldProblem, isStorableText } from '../../../schemas/text-guards.js';
-import { createAjv, describeErrors, type SchemaError } from '../../../schemas/validator.js';
 import { ServiceError } from '../../errors.js';
-import { IMPORT_RESOURCES, RESOURCE_SPECS, type ImportResource, type ImportRun, type References } from './import-lines.js';
+import { IMPORT_RESOURCES, RESOURCE_SPECS, type ImportResource, type ImportRun } from './import-lines.js';
+import type { LineProblem, ParsedLine, ParsedLines } from './import-parser.js';
+import { ParseInWorker } from './parse-in-worker.js';
 
-export { IMPORT_RESOURCES, type ImportResource };
+export { prestartParseWorker } from './parse-in-worker.js';
+
+export { IMPORT_RESOURCES, type ImportResource, type LineProblem };
 
 const BATCH_SIZE = 500;
 /** bad lines kept for the report; the count goes on */
 const MAX_REPORTED = 100;
-
-export interface LineProblem {
-  line: number;
-  message: string;
-}
 
 export class ImportValidationError extends ServiceError {
   constructor(
@@ -50,34 +44,17 @@ export interface ImportResult {
   imported: number;
 }
 
-interface Pending {
-  line: number;
-  row: unknown;
-  explicitId: boolean;
-  references: References;
-}
+type Pending = ParsedLine;
 
-/** Compiled on a resource's first import: commands that import nothing start without the compilation. */
-const validators = new Map<ImportResource, ValidateFunction>();
-function validatorFor(resource: ImportResource): ValidateFunction {
-  let validate = validators.get(resource);
-  if (validate === undefined) {
-    validate = createAjv(false).compile(RESOURCE_SPECS[resource].schema);
-    validators.set(resource, validate);
+/** The valid and the bad lines of `parsed` together, in line order. */
+function* inLineOrder(parsed: ParsedLines): Generator<ParsedLine | LineProblem> {
+  const { lines, problems } = parsed;
+  let problem = 0;
+  for (const line of lines) {
+    while (problem < problems.length && (problems[problem] as LineProblem).line < line.line) yield problems[problem++] as LineProblem;
+    yield line;
   }
-  return validate;
-}
-
-function describeLine(problems: Record<string, string>): string {
-  return Object.entries(problems)
-    .map(([field, reason]) => (field === 'body' ? `the line ${reason}` : `${field} ${reason}`))
-    .join(', ');
-}
-
-/** Given ids: the line each was first seen on, and whether they must be looked up in the workspace. */
-interface IdCheck {
-  lines: Map<string, number>;
-  againstWorkspace: boolean;
+  while (problem < problems.length) yield problems[problem++] as LineProblem;
 }
 
 export class ImportService {
@@ -85,7 +62,6 @@ export class ImportService {
 
   async run(resource: ImportResource, input: Readable, onProgress?: (bytesRead: number) => void): Promise<ImportResult> {
     const spec = RESOURCE_SPECS[resource];
-    const validate = validatorFor(resource);
     const importedAt = now();
 
     if (onProgress !== undefined) {
@@ -95,84 +71,59 @@ export class ImportService {
         onProgress(bytesRead);
       });
     }
+    // reading and parsing start at once, beside the transaction's start
+    const parsed = new ParseInWorker(resource, importedAt, input);
 
-    return this.store.bulkTransaction(async (repos, people) => {
-      const problems: LineProblem[] = [];
-      let invalidLines = 0;
-      let imported = 0;
-      let batch: Pending[] = [];
-      const known = { identities: new Set<string>(), companies: new Set<string>() };
-      const run: ImportRun = { leadCounts: new PendingCounts() };
-      const ids: IdCheck = {
-        lines: new Map(),
+    try {
+      return await this.store.bulkTransaction(async (repos, people) => {
+        const problems: LineProblem[] = [];
+        let invalidLines = 0;
+        let imported = 0;
+        let batch: Pending[] = [];
+        const known = { identities: new Set<string>(), companies: new Set<string>() };
+        const run: ImportRun = { leadCounts: new PendingCounts() };
         // Into a workspace that held none of these rows, a given id can only
         // collide with another line of the file: no lookup per batch at all.
-        againstWorkspace: spec.hadRows === undefined ? true : await spec.hadRows(repos),
-      };
+        const againstWorkspace = spec.hadRows === undefined ? true : await spec.hadRows(repos);
 
-      const reject = (line: number, message: string) => {
-        invalidLines += 1;
-        if (problems.length < MAX_REPORTED) problems.push({ line, message });
-      };
+        const reject = (line: number, message: string) => {
+          invalidLines += 1;
+          if (problems.length < MAX_REPORTED) problems.push({ line, message });
+        };
 
-      const flush = async () => {
-        const bad = await this.checkAgainstWorkspace(repos, people, spec.taken.bind(spec), batch, known, ids);
-        const good: unknown[] = [];
-        for (const pending of batch) {
-          const message = bad.get(pending);
-          if (message === undefined) good.push(pending.row);
-          else reject(pending.line, message);
-        }
-        if (invalidLines === 0 && good.length > 0) {
-          const written = await spec.insert(repos, people, good as never[], run);
-          if (written !== good.length) throw new Error(`import wrote ${written} of ${good.length} rows of a batch`);
-          imported += written;
-        }
-        batch = [];
-      };
+        const flush = async () => {
+          const bad = await this.checkAgainstWorkspace(repos, people, spec.taken.bind(spec), batch, known, againstWorkspace);
+          const good: unknown[] = [];
+          for (const pending of batch) {
+            const message = bad.get(pending);
+            if (message === undefined) good.push(pending.row);
+            else reject(pending.line, message);
+          }
+          if (invalidLines === 0 && good.length > 0) {
+            const written = await spec.insert(repos, people, good as never[], run);
+            if (written !== good.length) throw new Error(`import wrote ${written} of ${good.length} rows of a batch`);
+            imported += written;
+          }
+          batch = [];
+        };
 
-      let lineNumber = 0;
-      for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-        lineNumber += 1;
-        if (text.trim() === '') continue;
-        let value: unknown;
-        try {
-          value = secureJson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
-        } catch {
-          reject(lineNumber, 'not valid JSON (or uses the reserved keys __proto__ or constructor.prototype)');
-          continue;
+        for await (const piece of parsed.results()) {
+          for (const item of inLineOrder(piece)) {
+            if ('message' in item) reject(item.line, item.message);
+            else {
+              batch.push(item);
+              if (batch.length >= BATCH_SIZE) await flush();
+            }
+          }
         }
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-          reject(lineNumber, 'must be a JSON object');
-          continue;
-        }
-        const textProblems: Record<string, string> = {};
-        for (const [field, fieldValue] of Object.entries(value)) {
-          const problem = isStorableText(field) ? findFieldProblem(fieldValue) : 'text';
-          if (problem !== null) textProblems[isStorableText(field) ? field : JSON.stringify(field)] = describeJsonProblem(problem);
-        }
-        if (Object.keys(textProblems).length > 0) {
-          reject(lineNumber, describeLine(textProblems));
-          continue;
-        }
-        if (!validate(value)) {
-          reject(lineNumber, describeLine(describeErrors((validate.errors ?? []) as SchemaError[])));
-          continue;
-        }
-        const line = value as { id?: string };
-        batch.push({
-          line: lineNumber,
-          row: spec.toRow(line as never, importedAt),
-          explicitId: line.id !== undefined,
-          references: spec.references(line as never),
-        });
-        if (batch.length >= BATCH_SIZE) await flush();
-      }
-      await flush();
-      if (invalidLines > 0) throw new ImportValidationError(resource, problems, invalidLines);
-      await spec.finish?.(repos, run);
-      return { resource, imported };
-    });
+        await flush();
+        if (invalidLines > 0) throw new ImportValidationError(resource, problems, invalidLines);
+        await spec.finish?.(repos, run);
+        return { resource, imported };
+      });
+    } finally {
+      await parsed.close();
+    }
   }
 
   /** Lines of the batch that name an unknown identity or company, or an id already taken. */
@@ -182,36 +133,30 @@ export class ImportService {
     taken: (repos: TenantRepositories, people: PeopleRepository, rows: never[]) => Promise<Set<unknown>>,
     batch: Pending[],
     known: { identities: Set<string>; companies: Set<string> },
-    ids: IdCheck,
+    againstWorkspace: boolean,
   ): Promise<Map<Pending, string>> {
     const bad = new Map<Pending, string>();
     for (const kind of ['identities', 'companies'] as const) {
-      const wanted = [...new Set(batch.flatMap((pending) => pending.references[kind]))].filter(
-        (id) => !known[kind].has(id),
-      );
-      if (wanted.length === 0) continue;
-      for (const id of await repos[kind].existingIds(wanted)) known[kind].add(id);
-      const field = kind === 'identities' ? 'identity_id' : 'company_id';
+      const knownIds = known[kind];
+      const wanted = new Set<string>();
       for (const pending of batch) {
-        if (pending.references[kind].some((id) => !known[kind].has(id))) {
-          bad.set(pending, `${field} does not name a ${kind === 'identities' ? 'identity' : 'company'} of the workspace`);
-        }
+        for (const id of pending.references[kind]) if (!knownIds.has(id)) wanted.add(id);
+      }
+      if (wanted.size === 0) continue;
+      for (const id of await repos[kind].existingIds([...wanted])) knownIds.add(id);
+      const message = `${kind === 'identities' ? 'identity_id' : 'company_id'} does not name a ${kind === 'identities' ? 'identity' : 'company'} of the workspace`;
+      for (const pending of batch) {
+        if (pending.references[kind].some((id) => !knownIds.has(id))) bad.set(pending, message);
       }
     }
     const fresh: Pending[] = [];
     for (const pending of batch) {
-      if (!pending.explicitId) continue;
-      const id = (pending.row as { id: string }).id;
-      const earlier = ids.lines.get(id);
-      if (earlier !== undefined) bad.set(pending, `id ${id} repeats line ${earlier}`);
-      else {
-        ids.lines.set(id, pending.line);
-        fresh.push(pending);
-      }
+      if (pending.repeats !== undefined) bad.set(pending, `id ${(pending.row as { id: string }).id} repeats line ${pending.repeats}`);
+      else if (pending.explicitId) fresh.push(pending);
     }
-    // Rows of this import are in `ids.lines`, so the lookup only ever finds
-    // rows that were there before it, through the primary key.
-    if (fresh.length > 0 && ids.againstWorkspace) {
+    // Lines repeating an id of this import are marked by the parser, so the
+    // lookup only ever finds rows that were there before it, through the primary key.
+    if (fresh.length > 0 && againstWorkspace) {
       const takenRows = await taken(repos, people, fresh.map((pending) => pending.row) as never[]);
       for (const pending of fresh) {
         if (takenRows.has(pending.row)) bad.set(pending, `id ${(pending.row as { id: string }).id} is already taken`);

@@ -1,0 +1,138 @@
+/**
+ * Runs an import's parsing and validation (import-parser.ts) on a worker
+ * thread, so that it overlaps the writes on the main thread. The input is
+ * read here and handed over chunk by chunk; reading pauses while CHUNKS_AHEAD
+ * chunks wait in the worker, so a large file is never all in memory.
+ *
+ * The worker loads the compiled module next to this one (dist/); run from
+ * TypeScript sources (tests, `node --import tsx`), it loads the .ts module
+ * through tsx.
+ */
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ImportResource } from './import-lines.js';
+import type { ParsedLines } from './import-parser.js';
+import { fromWire, type WireLines } from './parsed-wire.js';
+
+export interface ParseWorkerData {
+  resource: ImportResource;
+}
+
+/** input chunks (64 KiB from a file) handed to the worker and not yet parsed */
+const CHUNKS_AHEAD = 32;
+
+function startWorker(resource: ImportResource): Worker {
+  const data: ParseWorkerData = { resource };
+  const compiled = import.meta.url.endsWith('.js');
+  const url = new URL(`./import-parse.worker.${compiled ? 'js' : 'ts'}`, import.meta.url);
+  if (compiled) return new Worker(url, { workerData: data });
+  // tsx's ES module entry (its CommonJS one registers hooks that cannot find their module)
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const load = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(load, { eval: true, workerData: data });
+}
+
+interface Waiting {
+  worker: Worker;
+  /** it failed or stopped before its import claimed it */
+  broken: boolean;
+}
+
+/** Workers started ahead of their import, one per resource; unreferenced, they never keep the process alive. */
+const waiting = new Map<ImportResource, Waiting>();
+
+/**
+ * Starts the worker of an import of `resource` now, so that loading its
+ * modules and compiling its validator overlap the start of the command.
+ */
+export function prestartParseWorker(resource: ImportResource): void {
+  if (waiting.has(resource)) return;
+  const entry: Waiting = { worker: startWorker(resource), broken: false };
+  entry.worker.unref();
+  entry.worker.once('error', () => (entry.broken = true));
+  entry.worker.once('exit', () => (entry.broken = true));
+  waiting.set(resource, entry);
+}
+
+function takeWorker(resource: ImportResource): Worker {
+  const entry = waiting.get(resource);
+  waiting.delete(resource);
+  if (entry === undefined || entry.broken) return startWorker(resource);
+  entry.worker.ref();
+  return entry.worker;
+}
+
+/** The parsed lines of `input`, in order, as the worker delivers them. */
+export class ParseInWorker {
+  readonly #worker: Worker;
+  readonly #ready: ParsedLines[] = [];
+  #inFlight = 0;
+  #done = false;
+  #failure: unknown = undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    resource: ImportResource,
+    importedAt: string,
+    private readonly input: Readable,
+  ) {
+    this.#worker = takeWorker(resource);
+    this.#worker.postMessage({ importedAt });
+    this.#worker.on('message', (message: WireLines & { done: boolean }) => {
+      this.#ready.push(fromWire(message));
+      if (message.done) this.#done = true;
+      else {
+        this.#inFlight -= 1;
+        if (this.#inFlight < CHUNKS_AHEAD && input.isPaused()) input.resume();
+      }
+      this.#notify();
+    });
+    this.#worker.on('error', (error) => this.#fail(error));
+    this.#worker.on('exit', (code) => {
+      if (!this.#done) this.#fail(new Error(`the import's parsing thread stopped (exit code ${code})`));
+    });
+    input.on('data', (chunk: Buffer | string) => {
+      this.#inFlight += 1;
+      this.#worker.postMessage(chunk);
+      if (this.#inFlight >= CHUNKS_AHEAD) input.pause();
+    });
+    input.on('end', () => this.#worker.postMessage(null));
+    input.on('error', (error) => this.#fail(error));
+  }
+
+  async *results(): AsyncGenerator<ParsedLines> {
+    for (;;) {
+      const next = this.#ready.shift();
+      if (next !== undefined) {
+        yield next;
+        if (this.#ready.length === 0 && this.#done) return;
+        continue;
+      }
+      if (this.#failure !== undefined) throw this.#failure;
+      if (this.#done) return;
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+    }
+  }
+
+  /** stops the worker; the import is over, finished or failed */
+  async close(): Promise<void> {
+    this.#done = true;
+    this.input.pause();
+    await this.#worker.terminate();
+  }
+
+  #fail(error: unknown): void {
+    this.#failure ??= error;
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
