@@ -38,7 +38,11 @@ const externalPackages = {
 export async function buildCliBundle() {
   fs.rmSync(CLI_BUNDLE_DIRECTORY, { recursive: true, force: true });
   await build({
-    entryPoints: { main: path.join(ROOT, 'src', 'cli', 'main.ts') },
+    entryPoints: {
+      main: path.join(ROOT, 'src', 'cli', 'main.ts'),
+      // the import's parsing thread, started by URL beside the module that starts it (parse-in-worker.ts)
+      'import-parse.worker': path.join(ROOT, 'src', 'services', 'tenant', 'import', 'import-parse.worker.ts'),
+    },
     outdir: CLI_BUNDLE_DIRECTORY,
     chunkNames: '[name]-[hash]',
     bundle: true,

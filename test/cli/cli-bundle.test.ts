@@ -69,6 +69,17 @@ describe('the bundled leadlight binary on sqlite', () => {
     expect(Object.keys(settings)).toContain('ideal_customer');
   });
 
+  it('imports through its parsing thread, which the bundle carries beside the command', async () => {
+    const created = JSON.parse(await run(['workspace', 'create', '--name', 'Bundled import', '--json'])) as { id: string };
+    const lines = path.join(dir, 'leads.ndjson');
+    fs.writeFileSync(lines, '{"code":"a","source":"bundle"}\n{"code":"b"}\n');
+    expect(JSON.parse(await run(['import', 'leads', lines, '--workspace', created.id, '--json']))).toEqual({ resource: 'leads', imported: 2 });
+    fs.writeFileSync(lines, '{"code":"c"}\n{"code":5}\n');
+    const refused = await leadlight(['import', 'leads', lines, '--workspace', created.id, '--json'], { DATABASE_URL: file });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/line 2/);
+  });
+
   it('--help lists every command', async () => {
     const help = await run(['--help']);
     for (const command of ['serve', 'migrate', 'workspace', 'key', 'site-key', 'import', 'seed', 'user', 'doctor', 'erase', 'recompute', 'webhook']) {
