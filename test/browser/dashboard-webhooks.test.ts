@@ -122,6 +122,9 @@ describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (ki
     expect(cells[4]).toBe('1');
     expect(cells[5]).toMatch(/just now|minute/);
     await screenshot(page, `${kind}-settings-webhooks-1280`);
+    const narrow = await settingsAs(admin, 390);
+    await narrow.getByRole('region', { name: 'Webhooks' }).getByRole('button', { name: 'Send test event' }).waitFor();
+    await screenshot(narrow, `${kind}-settings-webhooks-390`);
 
     await page.reload();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();

@@ -53,10 +53,11 @@ export function WebhookForm({ onCreate, pending }: { onCreate: (endpoint: NewEnd
             <ul>
               {types.map((type) => (
                 <li key={type.type}>
-                  <label>
+                  <label title={type.description}>
                     <input type="checkbox" name="events" value={type.type} onChange={() => setMissingEvents(false)} />
-                    <span>
-                      <span className="mono">{type.type}</span> <span className="muted">{type.summary}</span>
+                    <span className="event-choice">
+                      <span className="mono">{type.type}</span>
+                      <span className="hint field-hint">{type.summary}</span>
                     </span>
                   </label>
                 </li>
