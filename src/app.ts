@@ -29,6 +29,7 @@ import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
 import { intelligenceRoutes } from './http/routes/dashboard/intelligence.routes.js';
 import { siteKeyRoutes } from './http/routes/dashboard/site-keys.routes.js';
+import { webhookRoutes as dashboardWebhookRoutes } from './http/routes/dashboard/webhooks.routes.js';
 import { erasuresRoutes } from './http/routes/erasures.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
@@ -182,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(settingsRoutes, { services });
       await dashboard.register(siteKeyRoutes, { services, scriptPath: tracking.scriptPath });
       await dashboard.register(intelligenceRoutes);
+      await dashboard.register(dashboardWebhookRoutes);
     },
     { prefix: DASHBOARD_API_PREFIX },
   );

@@ -149,3 +149,38 @@ export interface Overview {
   totals: { leads: number; identities: number };
   top_pages: TopPage[];
 }
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  status: 'active' | 'failing';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreatedWebhookEndpoint extends WebhookEndpoint {
+  secret: string;
+}
+
+export interface WebhookEventType {
+  type: string;
+  summary: string;
+  description: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  message_id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: string | null;
+  last_response_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}

@@ -85,6 +85,7 @@ export const NOT_TENANT: Record<string, string> = {
   'POST /dashboard/api/password-links/inspect': "the email a one-time link is for; the link's secret is the credential",
   'POST /dashboard/api/password-links/redeem': 'sets the password a one-time link is for; no workspace data',
   'PUT /dashboard/api/account/password': "the caller's own password; no workspace data",
+  'GET /dashboard/api/webhook-events': 'the webhook event types an endpoint can subscribe to, as the API reference documents them; no workspace data',
   'GET /t.js': 'the tracker script: one public file for every site; no data',
   'OPTIONS /e': 'the CORS preflight of the events endpoint: no key, no body, no data',
   'GET /docs': 'the API reference page (static HTML, CONTRACT C8.1); no data',
@@ -164,6 +165,12 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /dashboard/api/members/:id': { kind: 'action', target: 'users' },
   'POST /dashboard/api/members/:id/reset-link': { kind: 'action', target: 'users' },
   'PUT /dashboard/api/session/workspace': { kind: 'switch' },
+  'GET /dashboard/api/webhooks': { kind: 'webhook', action: 'list' },
+  'POST /dashboard/api/webhooks': { kind: 'webhook', action: 'create' },
+  'PATCH /dashboard/api/webhooks/:id': { kind: 'webhook', action: 'update' },
+  'DELETE /dashboard/api/webhooks/:id': { kind: 'webhook', action: 'delete' },
+  'POST /dashboard/api/webhooks/:id/test': { kind: 'webhook', action: 'test' },
+  'GET /dashboard/api/webhooks/:id/deliveries': { kind: 'webhook', action: 'deliveries' },
   'POST /e': { kind: 'ingest' },
 };
 

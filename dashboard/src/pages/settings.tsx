@@ -1,6 +1,6 @@
 /**
  * Workspace settings (CONTRACT C7.5): the workspace and its production and
- * development last use, API keys, site keys,
+ * development last use, API keys, site keys, webhook endpoints,
  * members, and one's own password.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { KeysSection } from './settings-keys';
 import { MembersSection } from './settings-members';
 import { IdealCustomerSection } from './settings-ideal-customer';
 import { SiteKeysSection } from './settings-site-keys';
+import { WebhooksSection } from './settings-webhooks';
 
 function WorkspaceSection() {
   const workspace = useQuery({ queryKey: ['workspace'], queryFn: () => api<{ data: WorkspaceSettings }>('/workspace').then((body) => body.data) });
@@ -96,6 +97,7 @@ export function SettingsPage() {
       <WorkspaceSection />
       <KeysSection admin={current.role === 'admin'} />
       {current.features.site_keys && <SiteKeysSection admin={current.role === 'admin'} />}
+      <WebhooksSection admin={current.role === 'admin'} />
       <IdealCustomerSection admin={current.role === 'admin'} />
       <MembersSection session={current} />
       <AccountSection />
