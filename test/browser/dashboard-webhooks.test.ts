@@ -114,7 +114,8 @@ describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (ki
     expect(payload).toMatchObject({ type: 'webhook.test', data: { webhook_id: endpoint!.id } });
 
     const row = item.getByRole('table', { name: 'Recent deliveries' }).locator('tbody tr');
-    await row.filter({ hasText: 'delivered' }).waitFor();
+    // the table refreshes itself every 2 s while a delivery is pending; a loaded CI machine can take several turns
+    await row.filter({ hasText: 'delivered' }).waitFor({ timeout: 30_000 });
     await expect(row.count()).resolves.toBe(1);
     const cells = await row.locator('td').allTextContents();
     expect(cells.slice(0, 3)).toEqual(['webhook.test', 'delivered', '200']);

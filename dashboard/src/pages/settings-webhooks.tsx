@@ -57,7 +57,8 @@ function StatusBadges({ endpoint }: { endpoint: WebhookEndpoint }) {
 }
 
 interface Actions {
-  test: (id: string) => void;
+  /** sends a test event; `queued` runs once it is in the outbox (opening the deliveries earlier could read them before it) */
+  test: (id: string, queued: () => void) => void;
   setEnabled: (id: string, enabled: boolean) => void;
   remove: (id: string) => void;
   busy: boolean;
@@ -65,7 +66,7 @@ interface Actions {
 
 function EndpointItem({ endpoint, admin, actions }: { endpoint: WebhookEndpoint; admin: boolean; actions: Actions }) {
   const headingId = `webhook-${endpoint.id}`;
-  // the deliveries are fetched once opened; a test event opens them, to be seen arriving
+  // the deliveries are fetched once opened; a test event opens them once it is queued, to be seen arriving
   const [open, setOpen] = useState(false);
   return (
     <li className="webhook" data-webhook-id={endpoint.id} aria-labelledby={headingId}>
@@ -95,10 +96,7 @@ function EndpointItem({ endpoint, admin, actions }: { endpoint: WebhookEndpoint;
       </dl>
       {admin && (
         <div className="row-actions">
-          <button type="button" onClick={() => {
-              setOpen(true);
-              actions.test(endpoint.id);
-            }} disabled={actions.busy}>
+          <button type="button" onClick={() => actions.test(endpoint.id, () => setOpen(true))} disabled={actions.busy}>
             Send test event
           </button>
           <button type="button" onClick={() => actions.setEnabled(endpoint.id, !endpoint.enabled)} disabled={actions.busy}>
@@ -175,7 +173,7 @@ export function WebhooksSection({ admin }: { admin: boolean }) {
     onError: fail,
   });
   const actions: Actions = {
-    test: (id) => test.mutate(id),
+    test: (id, queued) => test.mutate(id, { onSuccess: queued }),
     setEnabled: (id, enabled) => update.mutate({ id, enabled }),
     remove: (id) => remove.mutate(id),
     busy: update.isPending || remove.isPending || test.isPending,
