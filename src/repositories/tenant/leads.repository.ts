@@ -64,6 +64,14 @@ type LeadRow = Pick<Selectable<Schema['leads']>, (typeof COLUMNS)[number]>;
 /** from this offset on, pages are read through the index first (deepPage) */
 const DEEP_OFFSET = 1000;
 
+/** The leads matching `filters`, after the cursor position when there is one (keyset on created_at, id). */
+function afterCursor(scope: TenantScope, filters: LeadFilters, after: Page['after']) {
+  const query = matching(scope, filters);
+  return after === undefined
+    ? query
+    : query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('afterAt'), param('afterId'))));
+}
+
 export class LeadsRepository extends KeyedTenantRepository {
   protected readonly table = 'leads' as const;
 
@@ -103,10 +111,7 @@ export class LeadsRepository extends KeyedTenantRepository {
     const { after } = page;
     return this.scope
       .template(`leads.pageWithTotal:${shapeOf(filters)}${after === undefined ? '' : ':after'}:${plan.shape}`, (q) =>
-        (after === undefined
-          ? matching(q, filters)
-          : matching(q, filters).where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('afterAt'), param('afterId'))))
-        )
+        afterCursor(q, filters, after)
           .select(COLUMNS)
           .select((eb) => totalExpression(q, plan, eb).as('total'))
           .orderBy('created_at', 'desc')
@@ -122,10 +127,7 @@ export class LeadsRepository extends KeyedTenantRepository {
     const { after } = page;
     return scope
       .template(`leads.page:${shapeOf(filters)}${after === undefined ? '' : ':after'}`, (q) =>
-        (after === undefined
-          ? matching(q, filters)
-          : matching(q, filters).where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(param('afterAt'), param('afterId'))))
-        )
+        afterCursor(q, filters, after)
           .select(COLUMNS)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
