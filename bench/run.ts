@@ -18,7 +18,8 @@ import { cpuMicros, startNode, type PinnedProcess } from './lib/processes.js';
 import { machine, median, summarize, writeReport, type Limiter, type Round, type RunRecord, type ScenarioResult } from './lib/report.js';
 import { benchIngest } from './lib/ingest.js';
 import { benchIntegrations } from './lib/integrations.js';
-import { BULK_IMPORT, INGEST, INTEGRATIONS, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
+import { benchCompanies } from './lib/companies.js';
+import { BULK_IMPORT, COMPANIES, INGEST, INTEGRATIONS, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
 
 const SERVER_CORE = 0;
 const RUN_DIR = path.join(BENCH_DIR, 'run');
@@ -361,7 +362,8 @@ async function main(): Promise<number> {
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
   log(`Leadlight bench: ${JSON.stringify(options)}`);
 
-  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS);
+  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS && id !== COMPANIES);
+  if (options.scenarios.includes(COMPANIES)) run.notes.push(...benchCompanies(log));
   for (const store of options.stores) {
     if (options.scenarios.includes(INGEST)) {
       const result = await benchIngest(store, { ...options, logDir: LOG_DIR }, log);

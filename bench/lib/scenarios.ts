@@ -67,7 +67,9 @@ export const BULK_IMPORT = 'bulk-import';
 export const INGEST = 'ingest';
 /** cursor walk, idempotent POSTs and webhook deliveries, on a store of their own (lib/integrations.ts) */
 export const INTEGRATIONS = 'integrations';
-export const SCENARIO_IDS = [...SCENARIOS.map((scenario) => scenario.id), BULK_IMPORT, INGEST, INTEGRATIONS];
+/** the company classifier on the labelled evaluation set, no store (lib/companies.ts) */
+export const COMPANIES = 'companies';
+export const SCENARIO_IDS = [...SCENARIOS.map((scenario) => scenario.id), BULK_IMPORT, INGEST, INTEGRATIONS, COMPANIES];
 
 /** Well-formed (ll_prod_ and 40 base62 characters) but belongs to no workspace. */
 export const BAD_KEY = `ll_prod_${'0123456789abcdefghij'.repeat(2)}`;

@@ -52,10 +52,16 @@ describe('C6.1: company signals', () => {
     expect(of('62.157.140.133').class).toBe('isp');
     expect(of('73.158.64.1').class).toBe('isp');
     expect(of('128.32.0.1').class).toBe('education');
-    const business = of('104.244.42.1');
-    expect(business).toEqual({ class: 'business', confidence: 0.8 });
+    // C6.5: a content network (X, formerly Twitter) and a /8 are no company's
+    expect(of('104.244.42.1').class).toBe('hosting');
+    expect(of('17.253.144.10').class).toBe('isp');
+    // a bank's own network: legal form and industry
+    const business = of('129.35.230.10');
+    expect(business).toEqual({ class: 'business', confidence: 0.95 });
     expect(business.confidence).toBeGreaterThanOrEqual(COMPANY_MATCH_THRESHOLD);
-    expect(of('17.253.144.10')).toEqual({ class: 'business', confidence: 0.5 });
+    // a plain name (Nestle USA) and a company form with IPv6 ranges as operators have (Plus.line AG, a colocation provider): not sure enough
+    expect(of('165.131.42.10')).toEqual({ class: 'business', confidence: 0.5 });
+    expect(of('193.99.144.80')).toEqual({ class: 'business', confidence: 0.5 });
     expect(lookupNetwork('192.168.1.1')).toBeUndefined();
     expect(lookupNetwork('not an address')).toBeUndefined();
   });

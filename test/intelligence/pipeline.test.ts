@@ -19,8 +19,8 @@ type Item = Record<string, unknown>;
 const HOME = '24.48.0.1';
 /** Amazon Web Services (AS16509): a hosting network */
 const HOSTING = '52.94.236.248';
-/** Plus.line AG (AS206564): a business network with a company form in its name (confidence 0.8) */
-const BUSINESS = '193.99.144.80';
+/** Deutsche Bank AG (AS8373): a business network with a company form and an industry in its name (confidence 0.95) */
+const BUSINESS = '129.35.230.10';
 
 describe.each(storeKinds())('lead intelligence on %s (C6.1 to C6.3)', (kind) => {
   let t: TestApp;
@@ -85,10 +85,10 @@ describe.each(storeKinds())('lead intelligence on %s (C6.1 to C6.3)', (kind) => 
     const visitor = randomUUID();
     await send([pageView(visitor, '/'), conversion(visitor, 'Downloaded')], BUSINESS);
     const [lead] = await leadsOf(visitor);
-    const companies = await all(base, workspace, '/companies?name=Plus.line');
+    const companies = await all(base, workspace, '/companies?name=Deutsche%20Bank');
     expect(companies).toHaveLength(1);
     expect(lead!.company_id).toBe(companies[0]!.id);
-    expect((lead!.properties as Item).company_match).toEqual({ source: 'network', asn: 206564, organization: 'Plus.line AG', confidence: 0.8 });
+    expect((lead!.properties as Item).company_match).toEqual({ source: 'network', asn: 8373, organization: 'Deutsche Bank AG', confidence: 0.95 });
     const other = randomUUID();
     await send([identify(other, { email: 'dan@globex-industries.com' }), conversion(other, 'Signed up')], BUSINESS);
     const [emailLead] = await leadsOf(other);

@@ -17,6 +17,8 @@ export interface Network {
   organization: string;
   /** how many IPv4 addresses the AS announces in all: a business rarely holds more than a /16 */
   ipv4Addresses: number;
+  /** whether the AS announces IPv6 ranges too: access and hosting networks nearly all do, most businesses' own do not */
+  ipv6: boolean;
 }
 
 interface Table<N> {
@@ -76,11 +78,21 @@ function find<N extends number | bigint>(table: Table<N>, address: N, sizes: Map
   }
   if (high < 0 || (table.ends[high] as N) < address) return undefined;
   const asn = table.asns[high] as number;
-  return { asn, organization: table.organizations.get(asn) ?? '', ipv4Addresses: sizes.get(asn) ?? 0 };
+  return { asn, organization: table.organizations.get(asn) ?? '', ipv4Addresses: sizes.get(asn) ?? 0, ipv6: announcesIpv6(asn) };
 }
 
 let ipv4: Table<number> | undefined;
 let ipv6: Table<bigint> | undefined;
+let ipv6Asns: Set<number> | undefined;
+
+/** The AS numbers with IPv6 ranges: one pass over the IPv6 file's third column, without loading its ranges. */
+function announcesIpv6(asn: number): boolean {
+  if (ipv6Asns === undefined) {
+    ipv6Asns = new Set(ipv6?.asns ?? []);
+    if (ipv6 === undefined) for (const [, , number] of rows('asn-ipv6-num.csv')) ipv6Asns.add(number);
+  }
+  return ipv6Asns.has(asn);
+}
 
 function ipv4Number(address: string): number {
   return address.split('.').reduce((value, part) => value * 256 + Number(part), 0);
@@ -97,14 +109,40 @@ function ipv6Number(address: string): bigint {
   return groups.reduce((value, group) => (value << 16n) + BigInt(parseInt(group, 16)), 0n);
 }
 
+function ipv4Table(): Table<number> {
+  ipv4 ??= load('asn-ipv4-num.csv', Number);
+  return ipv4;
+}
+
+/** The network of an AS number as the ranges name it (the evaluation set and the demo read networks by number), or undefined. */
+export function networkByAsn(asn: number): Network | undefined {
+  const table = ipv4Table();
+  let organization = table.organizations.get(asn);
+  if (organization === undefined) {
+    ipv6 ??= load('asn-ipv6-num.csv', BigInt);
+    organization = ipv6.organizations.get(asn);
+  }
+  return organization === undefined ? undefined : { asn, organization, ipv4Addresses: table.sizes.get(asn) ?? 0, ipv6: announcesIpv6(asn) };
+}
+
+/** The IPv4 ranges an AS announces, as [first, last] address numbers (the demo picks its visitors' addresses in them). */
+export function ipv4RangesOf(asn: number): [number, number][] {
+  const table = ipv4Table();
+  const ranges: [number, number][] = [];
+  for (let index = 0; index < table.asns.length; index += 1) {
+    if (table.asns[index] === asn) ranges.push([table.starts[index] as number, table.ends[index] as number]);
+  }
+  return ranges;
+}
+
 /** The network an address belongs to, or undefined when the ranges hold none. */
 export function lookupNetwork(address: string): Network | undefined {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   const plain = mapped === null ? address : mapped[1]!;
   const family = net.isIP(plain);
   if (family === 0) return undefined;
-  ipv4 ??= load('asn-ipv4-num.csv', Number);
-  if (family === 4) return find(ipv4, ipv4Number(plain), ipv4.sizes);
+  const v4 = ipv4Table();
+  if (family === 4) return find(v4, ipv4Number(plain), v4.sizes);
   ipv6 ??= load('asn-ipv6-num.csv', BigInt);
-  return find(ipv6, ipv6Number(plain), ipv4.sizes);
+  return find(ipv6, ipv6Number(plain), v4.sizes);
 }
