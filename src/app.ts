@@ -53,7 +53,7 @@ import { createServices } from './services/index.js';
 export const BODY_LIMIT = 1_048_576;
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimits' | 'trustProxy'> & Partial<Pick<Config, 'metricsToken' | 'tracking' | 'http' | 'admission' | 'webhooks'>>;
+  config: Pick<Config, 'rateLimits' | 'trustProxy'> & Partial<Pick<Config, 'metricsToken' | 'tracking' | 'http' | 'admission' | 'webhooks' | 'intelligence'>>;
   database: Database;
   /** defaults to per-process counters */
   limiter?: RateLimiter;
@@ -82,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock: options.clock,
     tracking,
     webhooks: config.webhooks,
+    intelligence: config.intelligence,
     onGeolocationError: (error, file) => options.logger?.warn({ err: error, file }, 'the geolocation database cannot be read'),
   });
   const limiter = options.limiter ?? new MemoryRateLimiter(options.clock);

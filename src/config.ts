@@ -7,6 +7,7 @@
  * per bad value, and a dozen variables do not need a schema compiler.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 /** PostgreSQL's bounds on a silent or slow network path (issue 9); 0 turns one off. */
@@ -149,9 +150,28 @@ export interface IntelligenceConfig {
   worker: boolean;
   /** how often it looks for due visitors (INTELLIGENCE_INTERVAL_MS) */
   intervalMs: number;
+  /** reverse DNS lookups of addresses whose network names no company (C6.6; REVERSE_DNS, default on) */
+  reverseDns: boolean;
+  /** the resolvers asked (DNS_SERVERS, `host:port` comma-separated); empty: the system's */
+  dnsServers: string[];
 }
 
-export const DEFAULT_INTELLIGENCE: IntelligenceConfig = { worker: true, intervalMs: 5_000 };
+export const DEFAULT_INTELLIGENCE: IntelligenceConfig = { worker: true, intervalMs: 5_000, reverseDns: true, dnsServers: [] };
+
+/** DNS_SERVERS: `host:port` (or an address alone, port 53), comma-separated; IPv6 as `[addr]:port`. */
+export function parseDnsServers(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((item) => {
+    const entry = item.trim();
+    const match = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(entry) ?? /^([0-9.]+)(?::(\d{1,5}))?$/.exec(entry) ?? /^([0-9a-fA-F:]+)()$/.exec(entry);
+    const address = match?.[1] ?? '';
+    const port = match?.[2] === undefined || match[2] === '' ? 53 : Number(match[2]);
+    if (net.isIP(address) === 0 || port < 1 || port > 65535) {
+      throw new ConfigError(`DNS_SERVERS must list resolvers as host:port, comma-separated, with IP addresses (got "${entry}")`);
+    }
+    return net.isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+  });
+}
 
 /** Webhook delivery (CONTRACT C8.5). */
 export interface WebhookConfig {
@@ -406,6 +426,8 @@ export function loadConfig(env: Env = process.env): Config {
       worker: flag(env, 'INTELLIGENCE_WORKER', DEFAULT_INTELLIGENCE.worker),
       // at most 50 s between rounds, so that what C6 derives is current within 60 s
       intervalMs: integer(env, 'INTELLIGENCE_INTERVAL_MS', DEFAULT_INTELLIGENCE.intervalMs, 10, 50_000),
+      reverseDns: flag(env, 'REVERSE_DNS', DEFAULT_INTELLIGENCE.reverseDns),
+      dnsServers: parseDnsServers(read(env, 'DNS_SERVERS')),
     },
     webhooks: {
       allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),

@@ -159,12 +159,17 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const address = await app.listen({ host: config.host, port: config.port });
     const url = displayUrl(address);
     if (demo !== undefined) printDemo(options.output, demo, url);
-    const services = createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks });
+    const services = createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks, intelligence: config.intelligence });
     const maintenance = services.trackingMaintenance;
     maintenance.start(MAINTENANCE_INTERVAL_MS, (error) => logger.warn({ err: error }, 'tracking maintenance failed; it runs again within the hour'));
     const intelligence = config.intelligence.worker ? services.intelligence : undefined;
     intelligence?.start(config.intelligence.intervalMs, (error) =>
       logger.warn({ err: error }, 'lead intelligence round failed; its visitors are tried again when their claims end'),
+    );
+    // every process drains the reverse DNS queue (C6.6) unless REVERSE_DNS=off
+    const reverseDns = config.intelligence.worker && config.intelligence.reverseDns ? services.reverseDns : undefined;
+    reverseDns?.start(config.intelligence.intervalMs, (error) =>
+      logger.warn({ err: error }, 'reverse DNS round failed; its visitors are tried again when their claims end'),
     );
     // every process drains the webhook outbox (C8.5)
     const webhooks = services.webhookWorker;
@@ -178,6 +183,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
         await app.close();
         await maintenance.stop();
         await intelligence?.stop();
+        await reverseDns?.stop();
         await webhooks.stop();
         await database.close();
       },

@@ -13,6 +13,7 @@ import { ApiKeysRepository } from '../../src/repositories/operator/api-keys.repo
 import { EventPartitionsRepository } from '../../src/repositories/operator/event-partitions.repository.js';
 import { MembershipsRepository } from '../../src/repositories/operator/memberships.repository.js';
 import { PeopleRepository } from '../../src/repositories/operator/people.repository.js';
+import { ReverseDnsCacheRepository } from '../../src/repositories/operator/reverse-dns-cache.repository.js';
 import { ServerSecretsRepository } from '../../src/repositories/operator/server-secrets.repository.js';
 import { SignInFailuresRepository } from '../../src/repositories/operator/sign-in-failures.repository.js';
 import { SiteKeysRepository } from '../../src/repositories/operator/site-keys.repository.js';
@@ -23,6 +24,7 @@ import { WorkspacesRepository } from '../../src/repositories/operator/workspaces
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
+import { CompanyRulesRepository } from '../../src/repositories/tenant/company-rules.repository.js';
 import { ErasureRepository } from '../../src/repositories/tenant/erasure.repository.js';
 import { EventsRepository, type LoggedEvent } from '../../src/repositories/tenant/events.repository.js';
 import { IdempotencyRepository } from '../../src/repositories/tenant/idempotency.repository.js';
@@ -35,6 +37,7 @@ import { ListsRepository } from '../../src/repositories/tenant/lists.repository.
 import { MembersRepository } from '../../src/repositories/tenant/members.repository.js';
 import { PageCountsRepository, PendingPageViews } from '../../src/repositories/tenant/page-counts.repository.js';
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
+import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
 import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
 import { WorkspaceSettingsRepository } from '../../src/repositories/tenant/workspace-settings.repository.js';
@@ -247,6 +250,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     identifyVisitor: [one([ID, ID, AT])],
     deleteWhere: [one([{ id: ID }], 'one lead (DELETE /leads/{id})'), one([{ visitorIds: [ID], identityIds: [ID] }], "a person's leads (erasure)")],
     linkCompany: [one([ID, ID], 'company only (seed)'), one([ID, ID, { source: 'email', domain: 'acme.com', confidence: 1 }], 'with its company_match')],
+    linkVisitorCompany: [one([ID, ID, { source: 'reverse_dns', name: 'mail.acme.com', domain: 'acme.com', confidence: 0.7 }])],
     scoredForVisitor: [one([ID, null], 'an unidentified visitor'), one([ID, ID], 'an identified visitor')],
     writeScore: [one([ID, { score: 10 }, { score: 10 }, AT, AT])],
     update: [
@@ -401,6 +405,23 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     finish: [one([ID, 'claim-token', null], 'done: forgotten'), one([ID, 'claim-token', AT], 'due again later')],
     countDue: [one([AT])],
   }),
+  tenant('company-rules.repository', CompanyRulesRepository, {
+    insert: [one([{ id: ID, match_kind: 'asn', match_value: '64500', company_id: ID, not_a_company: false, created_at: AT }])],
+    findById: [one([ID])],
+    list: [one([FIRST_PAGE], 'first page'), one([AFTER_PAGE], 'page after a cursor (keyset)')],
+    all: [one([])],
+    delete: [one([ID])],
+    exists: [one([ID])],
+    hasAny: [one([])],
+    existingIds: [one([[ID]])],
+  }),
+  tenant('reverse-dns-due.repository', ReverseDnsDueRepository, {
+    enqueue: [one([ID, '203.0.113.7', AT])],
+    claim: [one([AT, AT, 'claim-token', 100])],
+    finish: [one([ID, 'claim-token'])],
+    forget: [one([[ID, ID]])],
+    count: [one([])],
+  }),
   tenant('workspace-settings.repository', WorkspaceSettingsRepository, {
     intelligence: [one([])],
     setIntelligence: [one([{ ideal_customer: { industries: ['Software'] as string[] } }, AT])],
@@ -493,6 +514,11 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     listAll: [one([WORKSPACE])],
     revoke: [one([WORKSPACE, ID, AT])],
     recordUse: [one([WORKSPACE, ID, AT])],
+  }),
+  operator('reverse-dns-cache.repository', ReverseDnsCacheRepository, {
+    find: [one(['203.0.113.7'])],
+    record: [one(['203.0.113.7', 'mail.acme.com', AT])],
+    deleteBefore: [one([AT])],
   }),
   operator('tracking-salts.repository', TrackingSaltsRepository, {
     find: [one(['2026-01-01'])],

@@ -305,6 +305,37 @@ export interface VisitorsTable {
   network: NullableJsonColumn;
 }
 
+/** A workspace's rule naming the company of an AS number, a CIDR range or a domain, or no company (C6.8). */
+export interface CompanyRulesTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  /** asn, cidr or domain */
+  match_kind: string;
+  /** the decimal AS number, the canonical CIDR, or the lower-case domain */
+  match_value: string;
+  company_id: string | null;
+  not_a_company: BoolColumn;
+  created_at: Timestamp;
+}
+
+/** A visitor whose address is due for a reverse DNS lookup (C6.6), claimed with a lease. */
+export interface ReverseDnsDueTable {
+  workspace_id: WorkspaceColumn;
+  visitor_id: string;
+  address: string;
+  due_at: Timestamp;
+  claim: string | null;
+  claimed_until: Timestamp | null;
+}
+
+/** What an address's PTR lookup answered and when (C6.6): shared by every workspace, kept a day. */
+export interface ReverseDnsCacheTable {
+  address: string;
+  /** the first PTR name; null when there was none or the lookup failed */
+  name: string | null;
+  checked_at: Timestamp;
+}
+
 /** A visitor's run of events with no gap over 30 minutes, at most 24 hours long (C5.4). */
 export interface SessionsTable {
   workspace_id: WorkspaceColumn;
@@ -417,6 +448,9 @@ export interface Schema {
   list_members: ListMembersTable;
   intelligence_due: IntelligenceDueTable;
   workspace_settings: WorkspaceSettingsTable;
+  company_rules: CompanyRulesTable;
+  reverse_dns_due: ReverseDnsDueTable;
+  reverse_dns_cache: ReverseDnsCacheTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
@@ -440,6 +474,8 @@ export const TENANT_TABLES = [
   'list_members',
   'intelligence_due',
   'workspace_settings',
+  'company_rules',
+  'reverse_dns_due',
 ] as const;
 export type TenantTable = (typeof TENANT_TABLES)[number];
 

@@ -632,6 +632,19 @@ where
 returning
   "id";
 
+-- LeadsRepository.linkVisitorCompany
+update "leads"
+set
+  "company_id" = $1,
+  "properties" = leadlight_merge_patch ("properties", $2::jsonb)
+where
+  "leads"."workspace_id" = $3
+  and "visitor_id" = $4
+  and "identity_id" is null
+  and "company_id" is null
+returning
+  "id";
+
 -- LeadsRepository.scoredForVisitor: an unidentified visitor
 select
   "id",

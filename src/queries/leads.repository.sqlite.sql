@@ -600,6 +600,19 @@ where
 returning
   "id";
 
+-- LeadsRepository.linkVisitorCompany
+update "leads"
+set
+  "company_id" = ?,
+  "properties" = json_patch(coalesce("properties", '{}'), ?)
+where
+  "leads"."workspace_id" = ?
+  and "visitor_id" = ?
+  and "identity_id" is null
+  and "company_id" is null
+returning
+  "id";
+
 -- LeadsRepository.scoredForVisitor: an unidentified visitor
 select
   "id",

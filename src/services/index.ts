@@ -6,7 +6,7 @@
  * `forWorkspace`, with a WorkspaceId that a key, a session or the CLI's
  * workspace lookup produced.
  */
-import { DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type TrackingConfig, type WebhookConfig } from '../config.js';
+import { DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type IntelligenceConfig, type TrackingConfig, type WebhookConfig } from '../config.js';
 import type { Store } from '../repositories/index.js';
 import type { WorkspaceId } from '../tenancy/workspace-id.js';
 import { AccountsService } from './operator/accounts.service.js';
@@ -17,6 +17,9 @@ import { SessionsService } from './operator/sessions.service.js';
 import { createOperatorServices } from './operator/index.js';
 import type { SiteKeysService } from './operator/site-keys.service.js';
 import type { WorkspacesService } from './operator/workspaces.service.js';
+import { CompanyRulesCache } from './intelligence/company-rules-cache.js';
+import { SystemPtrResolver, type PtrResolver } from './intelligence/reverse-dns.js';
+import { ReverseDnsWorker } from './intelligence/reverse-dns-worker.js';
 import { SettingsCache } from './intelligence/settings-cache.js';
 import { RecomputeService } from './intelligence/recompute.service.js';
 import { IntelligenceWorker } from './intelligence/worker.js';
@@ -40,6 +43,8 @@ export interface Services {
   seed: SeedService;
   /** lead intelligence: scores, personalities and segments of visitors marked due (C6) */
   intelligence: IntelligenceWorker;
+  /** reverse DNS lookups of the addresses ingestion queued (C6.6) */
+  reverseDns: ReverseDnsWorker;
   /** `leadlight recompute`: derived intelligence rebuilt from the event log */
   recompute: RecomputeService;
   /** the workspaces' intelligence settings, cached briefly */
@@ -66,6 +71,10 @@ export interface ServiceOptions {
   webhooks?: Partial<WebhookConfig>;
   /** told when the geolocation database cannot be read */
   onGeolocationError?: (error: unknown, file: string) => void;
+  /** reverse DNS (C6.6): on or off, and the resolvers asked */
+  intelligence?: Partial<Pick<IntelligenceConfig, 'reverseDns' | 'dnsServers'>>;
+  /** who answers PTR lookups (default: node:dns over the configured resolvers; the demo supplies its own) */
+  ptrResolver?: PtrResolver;
 }
 
 export function createServices(store: Store, options: ServiceOptions = {}): Services {
@@ -74,9 +83,12 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
   const operator = createOperatorServices(store, options.clock);
   const { workspaces } = operator;
   const geolocator = options.geolocator ?? new MmdbGeolocator(tracking.geoipDatabase, options.onGeolocationError);
+  const intelligenceConfig = { ...DEFAULT_INTELLIGENCE, ...options.intelligence };
   const settings = new SettingsCache(store);
-  const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage }, settings);
+  const rules = new CompanyRulesCache(store);
+  const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage, reverseDns: intelligenceConfig.reverseDns }, settings, rules);
   const intelligence = new IntelligenceWorker(store, settings);
+  const reverseDns = new ReverseDnsWorker(store, options.ptrResolver ?? new SystemPtrResolver(intelligenceConfig.dnsServers));
   return {
     ...operator,
     accounts: new AccountsService(store),
@@ -85,10 +97,11 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
     trackingMaintenance: new TrackingMaintenance(store, ingest, { eventRetentionDays: tracking.eventRetentionDays }),
     seed: new SeedService(store, workspaces, ingest, intelligence),
     intelligence,
+    reverseDns,
     intelligenceSettings: settings,
     recompute: new RecomputeService(store, settings),
     cursors: new CursorsService(store),
     webhookWorker: new WebhookDeliveryWorker(store, webhooks),
-    forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId), webhooks),
+    forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId), webhooks, rules),
   };
 }

@@ -11,6 +11,7 @@ import { accountsMigration } from './0004-accounts.js';
 import { intelligenceMigration } from './0005-intelligence.js';
 import { integrationsMigration } from './0006-integrations.js';
 import { pageCountsMigration } from './0007-page-counts.js';
+import { companySourcesMigration } from './0011-company-sources.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0005-intelligence': intelligenceMigration,
   '0006-integrations': integrationsMigration,
   '0007-page-counts': pageCountsMigration,
+  '0011-company-sources': companySourcesMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */

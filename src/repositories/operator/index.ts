@@ -10,6 +10,7 @@ import { ApiKeysRepository } from './api-keys.repository.js';
 import { EventPartitionsRepository } from './event-partitions.repository.js';
 import { MembershipsRepository } from './memberships.repository.js';
 import { PeopleRepository } from './people.repository.js';
+import { ReverseDnsCacheRepository } from './reverse-dns-cache.repository.js';
 import { ServerSecretsRepository } from './server-secrets.repository.js';
 import { SignInFailuresRepository } from './sign-in-failures.repository.js';
 import { SiteKeysRepository } from './site-keys.repository.js';
@@ -31,6 +32,7 @@ export interface OperatorRepositories {
   eventPartitions: EventPartitionsRepository;
   serverSecrets: ServerSecretsRepository;
   webhookQueue: WebhookQueueRepository;
+  reverseDnsCache: ReverseDnsCacheRepository;
 }
 
 export function operatorRepositories(db: Kysely<Schema>, codec: Codec): OperatorRepositories {
@@ -47,5 +49,6 @@ export function operatorRepositories(db: Kysely<Schema>, codec: Codec): Operator
     eventPartitions: new EventPartitionsRepository(db, codec),
     serverSecrets: new ServerSecretsRepository(db, codec),
     webhookQueue: new WebhookQueueRepository(db, codec),
+    reverseDnsCache: new ReverseDnsCacheRepository(db, codec),
   };
 }

@@ -6,6 +6,7 @@
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { ActivityRepository } from './activity.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
+import { CompanyRulesRepository } from './company-rules.repository.js';
 import { ErasureRepository } from './erasure.repository.js';
 import { EventsRepository } from './events.repository.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
@@ -18,6 +19,7 @@ import { ListsRepository } from './lists.repository.js';
 import { MembersRepository } from './members.repository.js';
 import { PageCountsRepository } from './page-counts.repository.js';
 import { PersonalitiesRepository } from './personalities.repository.js';
+import { ReverseDnsDueRepository } from './reverse-dns-due.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { VisitorsRepository } from './visitors.repository.js';
 import { WorkspaceSettingsRepository } from './workspace-settings.repository.js';
@@ -42,6 +44,8 @@ export interface TenantRepositories {
   intelligenceDue: IntelligenceDueRepository;
   settings: WorkspaceSettingsRepository;
   webhooks: WebhooksRepository;
+  companyRules: CompanyRulesRepository;
+  reverseDnsDue: ReverseDnsDueRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -63,6 +67,8 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   intelligenceDue: IntelligenceDueRepository,
   settings: WorkspaceSettingsRepository,
   webhooks: WebhooksRepository,
+  companyRules: CompanyRulesRepository,
+  reverseDnsDue: ReverseDnsDueRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

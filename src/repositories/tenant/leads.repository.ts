@@ -258,6 +258,27 @@ export class LeadsRepository extends KeyedTenantRepository {
     return rows.length;
   }
 
+  /**
+   * Links the unidentified visitor's leads that have no company to
+   * `companyId`, with `match` as their properties.company_match (C6.6: a
+   * reverse DNS answer found after the leads were made; an identified
+   * visitor's leads are linked through its identity); returns how many changed.
+   */
+  async linkVisitorCompany(visitorId: string, companyId: string, match: JsonObject): Promise<number> {
+    const rows = await this.scope
+      .template('leads.linkVisitorCompany', (q) =>
+        q
+          .updateTable('leads')
+          .set({ company_id: param('company'), properties: this.codec.mergePatch('properties', param('patch')) })
+          .where('visitor_id', '=', param('visitor'))
+          .where('identity_id', 'is', null)
+          .where('company_id', 'is', null)
+          .returning('id'),
+      )
+      .all({ visitor: visitorId, company: companyId, patch: JSON.stringify({ company_match: match }) });
+    return rows.length;
+  }
+
   /** The leads of a visitor, with what scoring reads of them (C6.2). */
   async scoredForVisitor(visitorId: string, identityId: string | null): Promise<ScoredLead[]> {
     const columns = ['id', 'summary', 'summary_auto', 'updated_at', 'company_id'] as const;

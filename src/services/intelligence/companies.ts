@@ -1,11 +1,16 @@
 /**
- * Companies recognised from what ingestion sees (CONTRACT C6.1;
- * docs/intelligence.md, "Companies"): the company of a business email's
- * domain or of a business network, found in the workspace (by domain or
- * name, lower-case) or created with what is known and "" for the rest, and
- * the `company_match` a lead carries. Runs inside the ingest transaction.
+ * Companies recognised from what ingestion sees (CONTRACT C6.1, C6.5, C6.6,
+ * C6.8; docs/intelligence.md, "Companies"): the company of a business
+ * email's domain, of a business network, of a reverse DNS name or of a
+ * workspace's rule, found in the workspace (by domain or name, lower-case)
+ * or created with what is known and "" for the rest, and the
+ * `company_match` a lead carries. Every company these sources make is made
+ * here (companyByDomain, companyOfNetwork), so whatever follows a new
+ * company (enrichment, its events) follows each of them alike. Runs inside
+ * the caller's transaction.
  */
 import type { TenantRepositories } from '../../repositories/index.js';
+import { NO_RULES, type CompanyRule, type RuleSet } from '../../intelligence/company-rules.js';
 import { classifyEmail, nameFromDomain } from '../../intelligence/email-domain.js';
 import type { VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
 import type { JsonObject } from '../../schemas/json.js';
@@ -17,7 +22,11 @@ export interface CompanyLink {
   match: JsonObject;
 }
 
-async function companyByDomain(repos: TenantRepositories, domain: string, at: string): Promise<string> {
+/** The confidence of each source in properties.company_match (docs/intelligence.md, "Companies"). */
+export const MATCH_CONFIDENCE = { email: 1, rule: 1, reverse_dns: 0.7 } as const;
+
+/** The workspace's company with `domain`, created (as C6.1) when absent. */
+export async function companyByDomain(repos: TenantRepositories, domain: string, at: string): Promise<string> {
   const found = await repos.companies.findByDomain(domain);
   if (found !== undefined) return found.id;
   const id = newId();
@@ -27,11 +36,23 @@ async function companyByDomain(repos: TenantRepositories, domain: string, at: st
   return id;
 }
 
-/** The company of a business email, created when absent; undefined for free-mail, disposable and unknown domains. */
-export async function companyOfEmail(repos: TenantRepositories, email: string, at: string): Promise<CompanyLink | undefined> {
+/** A rule's link: its company with `source: "rule"`; undefined for a rule that says "not a company". */
+export function ruleLink(rule: CompanyRule, what: JsonObject): CompanyLink | undefined {
+  if (rule.not_a_company || rule.company_id === null) return undefined;
+  return { companyId: rule.company_id, match: { source: 'rule', rule_id: rule.id, ...what, confidence: MATCH_CONFIDENCE.rule } };
+}
+
+/**
+ * The company of a business email, created when absent, unless a domain
+ * rule says otherwise; undefined for free-mail, disposable and unknown
+ * domains and for domains a rule marks as no company.
+ */
+export async function companyOfEmail(repos: TenantRepositories, email: string, at: string, rules: RuleSet = NO_RULES): Promise<CompanyLink | undefined> {
   const { kind, domain } = classifyEmail(email);
   if (kind !== 'business' || domain === null) return undefined;
-  return { companyId: await companyByDomain(repos, domain, at), match: { source: 'email', domain, confidence: 1 } };
+  const rule = rules.forDomain(domain);
+  if (rule !== undefined) return ruleLink(rule, { domain });
+  return { companyId: await companyByDomain(repos, domain, at), match: { source: 'email', domain, confidence: MATCH_CONFIDENCE.email } };
 }
 
 /** The company a business network names (by organisation name), created when absent. */
@@ -45,6 +66,7 @@ export async function companyOfNetwork(repos: TenantRepositories, network: Visit
   return id;
 }
 
+/** The company_match of a visitor's network company: the match it was linked with (rule, reverse DNS), else the network's own. */
 export function networkMatch(network: VisitorNetwork): JsonObject {
-  return { source: 'network', asn: network.asn, organization: network.organization, confidence: network.confidence };
+  return network.match ?? { source: 'network', asn: network.asn, organization: network.organization, confidence: network.confidence };
 }

@@ -43,6 +43,7 @@ export class ErasureService {
       const leads = await repos.leads.deleteWhere({ visitorIds: person.visitorIds, identityIds: person.identityIds });
       const listMemberships = await repos.listMembers.removeIdentities(person.identityIds);
       await repos.intelligenceDue.forget(person.visitorIds);
+      await repos.reverseDnsDue.forget(person.visitorIds);
       const activity = await erasure.deleteActivity(person.identityIds);
       const personalities = await erasure.deletePersonalities(person.visitorIds);
       const events = await erasure.deleteEvents(person.visitorIds);

@@ -6,7 +6,9 @@
 import { DEFAULT_WEBHOOKS, type WebhookConfig } from '../../config.js';
 import type { WorkspaceStore } from '../../repositories/index.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import type { CompanyRulesCache } from '../intelligence/company-rules-cache.js';
 import { CompaniesService } from './companies.service.js';
+import { CompanyRulesService } from './company-rules.service.js';
 import { ErasureService } from './erasure.service.js';
 import { IdempotencyService } from './idempotency.service.js';
 import { IdentitiesService } from './identities.service.js';
@@ -30,10 +32,13 @@ export class WorkspaceServices {
   #erasure?: ErasureService;
   #intelligenceSettings?: IntelligenceSettingsService;
   #webhooks?: WebhooksService;
+  #companyRules?: CompanyRulesService;
 
   constructor(
     private readonly store: WorkspaceStore,
     private readonly webhookConfig: WebhookConfig = DEFAULT_WEBHOOKS,
+    /** ingestion's cache of company rules, forgotten when a rule changes here */
+    private readonly rulesCache?: CompanyRulesCache,
   ) {}
 
   get id(): WorkspaceId {
@@ -78,6 +83,11 @@ export class WorkspaceServices {
 
   get overview(): OverviewService {
     return (this.#overview ??= new OverviewService(this.store));
+  }
+
+  /** company rules (C6.8) */
+  get companyRules(): CompanyRulesService {
+    return (this.#companyRules ??= new CompanyRulesService(this.store, () => this.rulesCache?.forget(this.store.workspaceId)));
   }
 
   /** lead intelligence: the ideal customer and page kinds */

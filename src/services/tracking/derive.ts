@@ -15,7 +15,8 @@
  * identity. Within a visitor, events are taken in time order.
  */
 import { countEvent, emptyAggregates, trimDays, type VisitorAggregates } from '../../intelligence/aggregates.js';
-import { namesCompany, type VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
+import { NO_RULES, type CompanyRule, type RuleSet } from '../../intelligence/company-rules.js';
+import { namesCompany, reverseDnsWorthy, type VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
 import { PageClassifier } from '../../intelligence/page-kinds.js';
 import type { TenantRepositories } from '../../repositories/index.js';
 import type { LoggedEvent } from '../../repositories/tenant/events.repository.js';
@@ -30,7 +31,7 @@ import type { JsonObject, JsonValue } from '../../schemas/json.js';
 import { normalizeEmail } from '../../schemas/normalize.js';
 import type { TrackedEvent } from '../../schemas/tracked-events.js';
 import { newId } from '../ids.js';
-import { companyOfEmail, companyOfNetwork, networkMatch, type CompanyLink } from '../intelligence/companies.js';
+import { companyOfEmail, companyOfNetwork, networkMatch, ruleLink, type CompanyLink } from '../intelligence/companies.js';
 import { activityEntry, type ActivityIdentity } from './activity-entries.js';
 import { pathOf } from './attribution.js';
 import { addToSession, belongsTo, newSession, SESSION_GAP_MS } from './sessions.js';
@@ -63,6 +64,12 @@ export interface RequestFacts {
   network: VisitorNetwork | null;
   /** the workspace's page kinds (docs/intelligence.md) */
   pages?: PageClassifier;
+  /** the workspace's company rules (C6.8), for email domains */
+  rules?: RuleSet;
+  /** the rule for the request's address and network, if any (C6.8) */
+  networkRule?: CompanyRule;
+  /** the client address to look up in reverse DNS when the network names no company (C6.6); absent when REVERSE_DNS=off */
+  reverseDnsAddress?: string;
 }
 
 const DEFAULT_PAGES = new PageClassifier();
@@ -227,11 +234,25 @@ async function countIntelligence(repos: TenantRepositories, work: VisitorWork, f
     }
   }
   visitor.aggregates = JSON.stringify(trimDays(aggregates, facts.receivedAt));
-  if (network !== null && work.logged.some((event) => event.occurred_at === visitor.last_seen)) {
+  const rule = facts.networkRule;
+  if ((network !== null || rule !== undefined) && work.logged.some((event) => event.occurred_at === visitor.last_seen)) {
     const known = work.network;
-    if (known === null || known.asn !== network.asn) {
-      const next: VisitorNetwork = { ...network };
-      if (namesCompany(network)) next.company_id = await companyOfNetwork(repos, network, facts.receivedAt);
+    const seen: VisitorNetwork = network ?? { class: 'business', asn: 0, organization: '', confidence: 0 };
+    if (known === null || known.asn !== seen.asn || known.rule_id !== rule?.id) {
+      const next: VisitorNetwork = { ...seen };
+      if (rule !== undefined) {
+        // a rule wins over every automatic source (C6.8)
+        next.rule_id = rule.id;
+        const link = ruleLink(rule, network === null ? {} : { asn: network.asn, organization: network.organization });
+        if (link !== undefined) {
+          next.company_id = link.companyId;
+          next.match = link.match;
+        }
+      } else if (namesCompany(network)) {
+        next.company_id = await companyOfNetwork(repos, network, facts.receivedAt);
+      } else if (facts.reverseDnsAddress !== undefined && reverseDnsWorthy(network)) {
+        await repos.reverseDnsDue.enqueue(visitor.id, facts.reverseDnsAddress, facts.receivedAt);
+      }
       work.network = next;
       visitor.network = JSON.stringify(next);
     }
@@ -289,20 +310,24 @@ async function identifyAndConvert(
     if (linked !== undefined) identity = { id: linked.id, name: linked.name, email: linked.email };
   }
   let createdHere: string | undefined;
+  const rules = facts.rules ?? NO_RULES;
   const visitorLeads: NewLead[] = [];
   /** the identity's company (C6.1): undefined until needed, then the link or null */
   let company: CompanyLink | null | undefined;
   const companyNow = async (): Promise<CompanyLink | null> => {
     if (company !== undefined) return company;
     company = null;
+    const network = networkLink(work);
+    // a rule wins over every automatic source (C6.8)
+    if (network?.match.source === 'rule') return (company = network);
     if (identity !== undefined) {
       const linked = await repos.identities.companyOf(identity.id);
       if (linked !== null) {
-        const fromEmail = identity.email === null ? undefined : await companyOfEmail(repos, identity.email, facts.receivedAt);
-        company = fromEmail?.companyId === linked ? fromEmail : { companyId: linked, match: networkLink(work)?.match ?? { source: 'network' } };
+        const fromEmail = identity.email === null ? undefined : await companyOfEmail(repos, identity.email, facts.receivedAt, rules);
+        company = fromEmail?.companyId === linked ? fromEmail : { companyId: linked, match: network?.match ?? { source: 'network' } };
       }
     }
-    company ??= networkLink(work) ?? null;
+    company ??= network ?? null;
     return company;
   };
 
@@ -337,7 +362,7 @@ async function identifyAndConvert(
         }
         identity = { id: found.id, name: found.name, email: found.email };
         company = undefined;
-        const byEmail = await companyOfEmail(repos, email, event.occurred_at);
+        const byEmail = await companyOfEmail(repos, email, event.occurred_at, rules);
         if (byEmail !== undefined && (await repos.identities.companyOf(found.id)) !== byEmail.companyId) {
           // an email's company wins over a network's (C6.1)
           await repos.identities.setCompany(found.id, byEmail.companyId);
@@ -420,7 +445,7 @@ async function linkIdentityCompany(
     await repos.identities.update(identityId, { traits: { mode: 'merge', patch: { network: { class: 'hosting', asn, organization } } } });
   }
   if (company === null) return;
-  if (company.match.source === 'network' && (await repos.identities.companyOf(identityId)) === null) {
+  if (company.match.source !== 'email' && (await repos.identities.companyOf(identityId)) === null) {
     await repos.identities.setCompany(identityId, company.companyId);
   }
   if (work.logged.some((event) => event.type === 'identify')) await repos.leads.linkCompany(identityId, company.companyId, company.match);

@@ -20,6 +20,7 @@ import { isAutomated } from './bots.js';
 import type { DailySalts } from './cookieless.js';
 import { deriveBatch, type IncomingEvent, type RequestFacts } from './derive.js';
 import type { Geolocator } from './geolocation.js';
+import type { CompanyRulesCache } from '../intelligence/company-rules-cache.js';
 import type { SettingsCache } from '../intelligence/settings-cache.js';
 import { SESSION_GAP_MS } from './sessions.js';
 
@@ -46,6 +47,8 @@ export interface IngestCounts {
 
 export interface IngestOptions {
   ipStorage: IpStorage;
+  /** whether addresses whose network names no company are queued for reverse DNS (C6.6; REVERSE_DNS) */
+  reverseDns?: boolean;
 }
 
 const monthOf = (ms: number): Month => formatInstant(ms).slice(0, 7);
@@ -60,6 +63,7 @@ export class IngestService {
     private readonly geolocator: Geolocator,
     private readonly options: IngestOptions,
     private readonly settings: SettingsCache,
+    private readonly rules: CompanyRulesCache,
   ) {}
 
   /**
@@ -106,14 +110,19 @@ export class IngestService {
       visitorId: event.visitor_id?.toLowerCase() ?? (cookieless as string),
     }));
     const place = await this.geolocator.locate(context.address);
+    const network = networkOf(context.address);
+    const rules = await this.rules.get(workspaceId);
     const facts: RequestFacts = {
       receivedAt: formatInstant(now),
       ip: storedAddress(context.address, this.options.ipStorage),
       city: place?.city ?? null,
       country: place?.country ?? null,
       userAgent: context.userAgent ?? null,
-      network: networkOf(context.address),
+      network,
       pages: (await this.settings.get(workspaceId)).classifier,
+      rules,
+      networkRule: rules.empty ? undefined : rules.forNetwork(context.address, network?.asn),
+      reverseDnsAddress: this.options.reverseDns === true && context.address !== undefined && context.address !== '' ? context.address : undefined,
     };
     await this.ensurePartitions(incoming.map((item) => item.at));
     const claimed = await this.store.forWorkspace(workspaceId).transaction((repos) => deriveBatch(repos, incoming, facts));
