@@ -24,6 +24,8 @@ import { logRequest, looksKeyShaped, requestLog } from './http/plugins/request-l
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { RouteTable } from './http/route-table.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
+import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
+import { companyRuleRoutes } from './http/routes/dashboard/company-rules.routes.js';
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
@@ -173,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(usersRoutes);
       await api.register(erasuresRoutes);
       await api.register(webhooksRoutes);
+      await api.register(companyRulesRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },
@@ -185,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(siteKeyRoutes, { services, scriptPath: tracking.scriptPath });
       await dashboard.register(intelligenceRoutes);
       await dashboard.register(dashboardWebhookRoutes);
+      await dashboard.register(companyRuleRoutes);
     },
     { prefix: DASHBOARD_API_PREFIX },
   );

@@ -109,6 +109,21 @@ describe.each(storeKinds())('@leadlight/client on %s', (kind) => {
     expect((await client.leads.get(kept.id)).id).toBe(kept.id);
   });
 
+  it('C6.8: company rules: create, get, list, delete; a bad match is a 400 naming the field', async () => {
+    const asn = 64_600 + Math.floor(Math.random() * 1000);
+    const created = await client.companyRules.create({ match: { asn }, not_a_company: true });
+    expect(created).toMatchObject({ match: { asn }, company_id: null, not_a_company: true });
+    expect(await client.companyRules.get(created.id)).toEqual(created);
+    expect((await client.companyRules.list().toArray()).map((rule) => rule.id)).toContain(created.id);
+    await expect(client.companyRules.create({ match: { cidr: '10.0.0.0/33' }, not_a_company: true })).rejects.toMatchObject({
+      code: 'invalid_request',
+      status: 400,
+      details: { fields: { 'match.cidr': expect.any(String) } },
+    });
+    await expect(client.companyRules.delete(created.id)).resolves.toBeUndefined();
+    await expect(client.companyRules.get(created.id)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
   it('C8.5: webhooks: create (secret once), get, list, update, test, deliveries, delete; a delivery verifies and has the documented shape', async () => {
     const receiver = await startReceiver();
     try {

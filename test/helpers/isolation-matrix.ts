@@ -69,7 +69,13 @@ export type Operation =
    * answers like an unknown one (404) and stays as it was; lists and
    * creations hold the caller's endpoints only
    */
-  | { kind: 'webhook'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' };
+  | { kind: 'webhook'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' }
+  /**
+   * a company rule route (CONTRACT C6.8): the other workspace's rule answers
+   * like an unknown one (404) and stays; a rule naming the other workspace's
+   * company is refused (403) and nothing is made; lists hold the caller's rules only
+   */
+  | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -108,6 +114,10 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /api/v1/webhooks/:id': { kind: 'webhook', action: 'delete' },
   'GET /api/v1/webhooks/:id/deliveries': { kind: 'webhook', action: 'deliveries' },
   'POST /api/v1/webhooks/:id/test': { kind: 'webhook', action: 'test' },
+  'POST /api/v1/company-rules': { kind: 'company-rule', action: 'create' },
+  'GET /api/v1/company-rules': { kind: 'company-rule', action: 'list' },
+  'GET /api/v1/company-rules/:id': { kind: 'company-rule', action: 'read' },
+  'DELETE /api/v1/company-rules/:id': { kind: 'company-rule', action: 'delete' },
   'GET /api/v1/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /api/v1/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { changed: true }, summary: { x: 1 } } },
   'GET /api/v1/identities': { kind: 'list', resource: 'identities' },
@@ -171,6 +181,9 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /dashboard/api/webhooks/:id': { kind: 'webhook', action: 'delete' },
   'POST /dashboard/api/webhooks/:id/test': { kind: 'webhook', action: 'test' },
   'GET /dashboard/api/webhooks/:id/deliveries': { kind: 'webhook', action: 'deliveries' },
+  'GET /dashboard/api/company-rules': { kind: 'company-rule', action: 'list' },
+  'POST /dashboard/api/company-rules': { kind: 'company-rule', action: 'create' },
+  'DELETE /dashboard/api/company-rules/:id': { kind: 'company-rule', action: 'delete' },
   'POST /e': { kind: 'ingest' },
 };
 

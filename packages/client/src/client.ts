@@ -17,6 +17,8 @@ import type {
   Activity,
   Company,
   CompanyListQuery,
+  CompanyRule,
+  CompanyRuleCreate,
   CreatedWebhook,
   ErasureCounts,
   ErasureCreate,
@@ -275,6 +277,24 @@ export function createClient(options: ClientOptions) {
       /** testWebhook: queues a webhook.test event for the endpoint */
       test: (id: string, call?: WriteOptions): Promise<{ queued: number }> =>
         unwrap(api.POST('/api/v1/webhooks/{id}/test', { params: { path: { id } }, ...writeInit(call) })).then((answer) => answer.data),
+    },
+
+    companyRules: {
+      /** createCompanyRule: an AS number, CIDR range or domain mapped to a company, or to no company (wins over every automatic source) */
+      create: (body: CompanyRuleCreate, call?: WriteOptions): Promise<CompanyRule> =>
+        unwrap(api.POST('/api/v1/company-rules', { body, ...writeInit(call) })).then((answer) => answer.data),
+      /** listCompanyRules */
+      list: (query?: ListQuery<'listCompanyRules'>, call?: CallOptions) =>
+        list<CompanyRule>(
+          (q) => toPage(api.GET('/api/v1/company-rules', { params: { query: q as ListQuery<'listCompanyRules'> }, ...callInit(call) })),
+          query,
+        ),
+      /** getCompanyRule */
+      get: (id: string, call?: CallOptions): Promise<CompanyRule> =>
+        unwrap(api.GET('/api/v1/company-rules/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+      /** deleteCompanyRule */
+      delete: (id: string, call?: CallOptions): Promise<void> =>
+        expectEmpty(api.DELETE('/api/v1/company-rules/{id}', { params: { path: { id } }, ...callInit(call) })),
     },
 
     events: {

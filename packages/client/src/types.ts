@@ -45,6 +45,9 @@ export type WebhookUpdate = BodyOf<'updateWebhook'>;
 export type CreatedWebhook = operations['createWebhook']['responses'][201]['content']['application/json']['data'];
 export type Webhook = operations['getWebhook']['responses'][200]['content']['application/json']['data'];
 export type WebhookDelivery = operations['listWebhookDeliveries']['responses'][200]['content']['application/json']['data'][number];
+/** a company rule (C6.8): a match (asn, cidr or domain) and its company, or not_a_company */
+export type CompanyRule = operations['getCompanyRule']['responses'][200]['content']['application/json']['data'];
+export type CompanyRuleCreate = BodyOf<'createCompanyRule'>;
 export type EventBatch = BodyOf<'sendEvents'>;
 export type TrackedEvent = EventBatch['events'][number];
 

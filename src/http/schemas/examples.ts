@@ -22,6 +22,7 @@ export const EXAMPLE_IDS = {
   event: '0190f6a2-7499-7fb1-9283-a04e7b9c3dfa',
   webhook: '0190f6a2-75aa-70c2-a394-b15f8cad4e0b',
   delivery: '0190f6a2-76bb-71d3-b4a5-c26a9dbe5f1c',
+  companyRule: '0190f6a2-9e43-7a1b-8c2d-4f6e8a0b2c94',
 } as const;
 
 const CREATED = '2026-03-02T09:14:07.512Z';
@@ -202,3 +203,15 @@ export const DELIVERY_EXAMPLE = {
     { attempt: 2, at: '2026-03-03T16:40:19.227Z', response_code: 200, duration_ms: 84, error: null },
   ],
 };
+
+const COMPANY_RULE_BASE = {
+  id: EXAMPLE_IDS.companyRule,
+  match: { asn: 64500 },
+  company_id: EXAMPLE_IDS.company,
+  not_a_company: false,
+  created_at: '2026-01-15T09:30:00.000Z',
+};
+
+export const COMPANY_RULE_EXAMPLE = COMPANY_RULE_BASE;
+export const COMPANY_RULE_CREATE_EXAMPLE = { match: { asn: 64500 }, company_id: EXAMPLE_IDS.company };
+export const COMPANY_RULE_NONE_EXAMPLE = { match: { domain: 'coworking-space.com' }, not_a_company: true };

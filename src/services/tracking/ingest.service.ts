@@ -15,7 +15,7 @@ import { nextMonth, type Month } from '../../repositories/operator/event-partiti
 import { canonicalInstant, formatInstant, validInstantMs } from '../../schemas/instants.js';
 import { checkEnvelope, eventList, validateEvents, type TrackedEvent } from '../../schemas/tracked-events.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
-import { storedAddress } from './addresses.js';
+import { isPublicAddress, storedAddress } from './addresses.js';
 import { isAutomated } from './bots.js';
 import type { DailySalts } from './cookieless.js';
 import { deriveBatch, type IncomingEvent, type RequestFacts } from './derive.js';
@@ -122,7 +122,7 @@ export class IngestService {
       pages: (await this.settings.get(workspaceId)).classifier,
       rules,
       networkRule: rules.empty ? undefined : rules.forNetwork(context.address, network?.asn),
-      reverseDnsAddress: this.options.reverseDns === true && context.address !== undefined && context.address !== '' ? context.address : undefined,
+      reverseDnsAddress: this.options.reverseDns === true && context.address !== undefined && isPublicAddress(context.address) ? context.address : undefined,
     };
     await this.ensurePartitions(incoming.map((item) => item.at));
     const claimed = await this.store.forWorkspace(workspaceId).transaction((repos) => deriveBatch(repos, incoming, facts));
