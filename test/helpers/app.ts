@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type RateLimitConfig, type TrackingConfig, type WebhookConfig } from '../../src/config.js';
+import { DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type IntelligenceConfig, type RateLimitConfig, type TrackingConfig, type WebhookConfig } from '../../src/config.js';
 import type { StoreKind } from '../../src/db/codec.js';
 import type { Clock, RateLimiter } from '../../src/rate-limit/rate-limiter.js';
 import { Store } from '../../src/repositories/index.js';
@@ -50,6 +50,8 @@ export interface TestAppOptions {
   tracking?: Partial<TrackingConfig>;
   /** webhook delivery settings (C8.5) */
   webhooks?: Partial<WebhookConfig>;
+  /** lead intelligence settings (C6.6: REVERSE_DNS, DNS_SERVERS) */
+  intelligence?: Partial<IntelligenceConfig>;
 }
 
 /** Tracking with limits that tests not about rate limiting never meet. */
@@ -61,9 +63,10 @@ export async function createTestApp(kind: StoreKind, options: TestAppOptions = {
   const db = options.db ?? (await createTestDatabase(kind));
   const tracking = { ...GENEROUS_TRACKING, ...options.tracking };
   const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
-  const services = createServices(new Store(db.database), { tracking, webhooks });
+  const intelligence = { ...DEFAULT_INTELLIGENCE, ...options.intelligence };
+  const services = createServices(new Store(db.database), { tracking, webhooks, intelligence });
   const app = await buildApp({
-    config: { rateLimits: { ...GENEROUS_LIMITS, ...options.limits }, trustProxy: options.trustProxy ?? false, tracking, webhooks },
+    config: { rateLimits: { ...GENEROUS_LIMITS, ...options.limits }, trustProxy: options.trustProxy ?? false, tracking, webhooks, intelligence },
     database: db.database,
     clock: options.clock,
     limiter: options.limiter,
