@@ -70,10 +70,14 @@ export class ReverseDnsWorker {
       // read each round: a rule made before a lookup is the rule it is judged by (C6.8)
       const rules = new RuleSet(await scope.repos.companyRules.all());
       let next = 0;
+      // visitors of one address share its lookup
+      const lookups = new Map<string, Promise<string | null>>();
       const work = async () => {
         for (let index = next++; index < claimed.length; index = next++) {
           const { visitor_id: visitorId, address } = claimed[index]!;
-          const name = await this.lookup(address, now);
+          let lookup = lookups.get(address);
+          if (lookup === undefined) lookups.set(address, (lookup = this.lookup(address, now)));
+          const name = await lookup;
           await scope.transaction(async (repos) => {
             await linkAnswer(repos, visitorId, address, name, rules, formatInstant(now));
             await repos.reverseDnsDue.finish(visitorId, token);
