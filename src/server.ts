@@ -119,7 +119,7 @@ export function displayUrl(address: string): string {
  */
 export async function prepareStore(config: Config, database: Database): Promise<DemoKeys | undefined> {
   await database.migrate();
-  const services = createServices(new Store(database), { tracking: config.tracking });
+  const services = createServices(new Store(database), { tracking: config.tracking, intelligence: config.intelligence });
   return config.demo && (await services.workspaces.isEmpty()) ? createDemo(services) : undefined;
 }
 

@@ -64,7 +64,7 @@ export async function withContext<T>(
 ): Promise<T> {
   return withStore(io, options, async ({ store, ...context }) => {
     const { createServices } = await import('../services/index.js');
-    const services = createServices(store, { tracking: context.config.tracking, webhooks: context.config.webhooks });
+    const services = createServices(store, { tracking: context.config.tracking, webhooks: context.config.webhooks, intelligence: context.config.intelligence });
     return work({ ...context, services });
   });
 }

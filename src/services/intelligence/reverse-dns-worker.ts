@@ -31,6 +31,8 @@ export interface ReverseDnsWorkerOptions {
   leaseMs?: number;
   /** lookups in flight at once */
   concurrency?: number;
+  /** whether answers are read from and written to the shared cache (the demo's simulated answers are not) */
+  cache?: boolean;
 }
 
 export class ReverseDnsWorker {
@@ -39,6 +41,7 @@ export class ReverseDnsWorker {
   readonly #batch: number;
   readonly #leaseMs: number;
   readonly #concurrency: number;
+  readonly #cache: boolean;
 
   constructor(
     private readonly store: Store,
@@ -48,6 +51,7 @@ export class ReverseDnsWorker {
     this.#batch = options.batch ?? 100;
     this.#leaseMs = options.leaseMs ?? 60_000;
     this.#concurrency = options.concurrency ?? 8;
+    this.#cache = options.cache ?? true;
   }
 
   /** One round over every workspace; answers how many visitors were looked up. */
@@ -92,7 +96,7 @@ export class ReverseDnsWorker {
   /** The address's first PTR name: the cached answer of the last day, else the resolver's (recorded, a failure as none). */
   private async lookup(address: string, now: number): Promise<string | null> {
     const cache = this.store.operator.reverseDnsCache;
-    const cached = await cache.find(address);
+    const cached = this.#cache ? await cache.find(address) : undefined;
     if (cached !== undefined && Date.parse(cached.checked_at) > now - CACHE_MS) return cached.name;
     let name: string | null = null;
     try {
@@ -100,7 +104,7 @@ export class ReverseDnsWorker {
     } catch {
       // no name, a refusal or no answer within the timeout: nothing is named, and the address waits a day
     }
-    await cache.record(address, name, formatInstant(now));
+    if (this.#cache) await cache.record(address, name, formatInstant(now));
     return name;
   }
 

@@ -11,7 +11,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { TrackedEvent } from '../../schemas/tracked-events.js';
-import { isPublicAddress } from '../tracking/addresses.js';
+import type { DemoNetworks } from './demo-networks.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -136,14 +136,6 @@ function visit(browser: Browser, start: number, ending: ((at: number) => Partial
   return { receivedAt: at, address: browser.address, userAgent: browser.userAgent, events };
 }
 
-/** A random public IPv4 address (reserved and private ranges are drawn again). */
-function publicAddress(faker: Faker): string {
-  for (;;) {
-    const address = faker.internet.ipv4();
-    if (isPublicAddress(address)) return address;
-  }
-}
-
 /** Starting times of `count` visits between `from` and `to`, at least an hour apart, oldest first. */
 function visitStarts(faker: Faker, count: number, from: number, to: number): number[] {
   const starts = Array.from({ length: count }, () => faker.number.int({ min: from, max: to })).sort((a, b) => a - b);
@@ -160,18 +152,22 @@ const identify = (person: DemoPerson): Partial<TrackedEvent> => ({
  * The visitors of the demo, each a list of batches in time order: one per
  * person (who identifies and converts on their last visit, and sometimes
  * upgrades later), one more for the person who comes back on a phone, and
- * anonymous visitors.
+ * anonymous visitors. People browse from home or from their company's
+ * office line; anonymous visitors from home, from an office line of one of
+ * the demo's companies (`domains`), or from a business's own network
+ * (demo-networks.ts), so that companies are named the way a real site's are.
  */
-export function demoVisitors(faker: Faker, people: readonly DemoPerson[], at: number): DemoVisitor[] {
-  const browser = (userAgent = faker.helpers.arrayElement(USER_AGENTS)): Browser => ({
+export function demoVisitors(faker: Faker, people: readonly DemoPerson[], at: number, networks: DemoNetworks, domains: readonly string[]): DemoVisitor[] {
+  const browser = (address: string, userAgent = faker.helpers.arrayElement(USER_AGENTS)): Browser => ({
     faker,
     visitorId: faker.string.uuid(),
-    address: publicAddress(faker),
+    address,
     userAgent,
   });
   const visitors: DemoVisitor[] = [];
   for (const person of people) {
-    const desktop = browser();
+    const atWork = faker.datatype.boolean({ probability: 0.5 });
+    const desktop = browser(atWork ? networks.office(person.email.slice(person.email.indexOf('@') + 1)) : networks.home());
     const starts = visitStarts(faker, faker.number.int({ min: 1, max: 4 }), at - 90 * DAY_MS, at - 2 * DAY_MS);
     const batches = starts.map((start, index) =>
       visit(desktop, start, index < starts.length - 1 ? undefined : () => [
@@ -190,11 +186,12 @@ export function demoVisitors(faker: Faker, people: readonly DemoPerson[], at: nu
   }
   const returning = people[0];
   if (returning !== undefined) {
-    const phone = browser(PHONE);
+    const phone = browser(networks.home(), PHONE);
     visitors.push([visit(phone, at - DAY_MS, () => [identify(returning)])]);
   }
   for (let count = people.length * 2; count > 0; count -= 1) {
-    const anonymous = browser();
+    const where = faker.number.int({ min: 1, max: 20 });
+    const anonymous = browser(where <= 7 ? networks.office(faker.helpers.arrayElement(domains)) : where <= 11 ? networks.business() : networks.home());
     const starts = visitStarts(faker, faker.number.int({ min: 1, max: 2 }), at - 60 * DAY_MS, at - 60 * MINUTE_MS);
     visitors.push(
       starts.map((start) =>

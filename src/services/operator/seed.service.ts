@@ -22,8 +22,10 @@ import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import { newId } from '../ids.js';
 import { addMembers, type NewMember } from '../tenant/users.service.js';
 import { normalizeAddress } from '../tracking/addresses.js';
+import { ReverseDnsWorker } from '../intelligence/reverse-dns-worker.js';
 import type { IntelligenceWorker } from '../intelligence/worker.js';
 import type { IngestService } from '../tracking/ingest.service.js';
+import { DemoNetworks } from './demo-networks.js';
 import { demoVisitors, type DemoPerson, type DemoVisitor } from './demo-visits.js';
 import type { WorkspacesService } from './workspaces.service.js';
 
@@ -102,6 +104,8 @@ export class SeedService {
       await addMembers(repos, people, data.users);
     });
     const events = await this.sendVisits(workspace.id, data.visitors);
+    // reverse DNS of the visits whose network names no company (C6.6), answered by the demo's own resolver
+    await new ReverseDnsWorker(this.store, data.networks, { cache: false }).runWorkspace(workspace.id, at);
     // scores, personalities and segments, as the worker of a running server would make them
     await this.intelligence.runWorkspace(workspace.id, at);
     return scope.transaction(async (repos) => {
@@ -153,6 +157,8 @@ export class SeedService {
 interface DemoData {
   companies: Company[];
   visitors: DemoVisitor[];
+  /** the demo's addresses and their reverse DNS answers */
+  networks: DemoNetworks;
   /** indexes (newest identity first) of the identities marked favourite */
   favorites: Set<number>;
   lists: VisitorList[];
@@ -191,7 +197,14 @@ async function generate(at: number): Promise<DemoData> {
       plan: faker.helpers.arrayElement(['free', 'trial', 'pro', 'enterprise']),
     };
   });
-  const visitors = demoVisitors(faker, people, at);
+  const networks = new DemoNetworks(faker);
+  const visitors = demoVisitors(
+    faker,
+    people,
+    at,
+    networks,
+    companies.map((company) => company.domain as string),
+  );
   const favorites = new Set(faker.helpers.uniqueArray(() => faker.number.int({ min: 0, max: people.length - 1 }), 9));
 
   const lists: VisitorList[] = LISTS.map(([name, description, color]) => ({
@@ -218,5 +231,5 @@ async function generate(at: number): Promise<DemoData> {
     };
   });
 
-  return { companies, visitors, favorites, lists, users };
+  return { companies, visitors, networks, favorites, lists, users };
 }
