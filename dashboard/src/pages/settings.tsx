@@ -1,7 +1,7 @@
 /**
  * Workspace settings (CONTRACT C7.5): the workspace and its production and
- * development last use, API keys, site keys, webhook endpoints,
- * members, and one's own password.
+ * development last use, API keys, site keys, webhook endpoints, the ideal
+ * customer, company rules, members, and one's own password.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -10,6 +10,7 @@ import { QueryView } from '../components/states';
 import { Time } from '../components/time';
 import { adoptSession, useSession } from '../session';
 import type { Session, WorkspaceSettings } from '../types';
+import { CompanyRulesSection } from './settings-company-rules';
 import { KeysSection } from './settings-keys';
 import { MembersSection } from './settings-members';
 import { IdealCustomerSection } from './settings-ideal-customer';
@@ -99,6 +100,7 @@ export function SettingsPage() {
       {current.features.site_keys && <SiteKeysSection admin={current.role === 'admin'} />}
       <WebhooksSection admin={current.role === 'admin'} />
       <IdealCustomerSection admin={current.role === 'admin'} />
+      <CompanyRulesSection admin={current.role === 'admin'} />
       <MembersSection session={current} />
       <AccountSection />
     </>
