@@ -182,6 +182,15 @@ describe('configuration (C1.3)', () => {
     expect(() => loadConfig({ TRACKER_SCRIPT_PATH: '/x', TRACKER_EVENTS_PATH: '/x' })).toThrow(/TRACKER_SCRIPT_PATH and TRACKER_EVENTS_PATH must differ/);
   });
 
+  it('C6.6: REVERSE_DNS and DNS_SERVERS are read when set; a bad resolver is refused', () => {
+    expect(loadConfig({}).intelligence).toMatchObject({ reverseDns: true, dnsServers: [] });
+    const config = loadConfig({ REVERSE_DNS: 'off', DNS_SERVERS: '192.0.2.53:5353, 198.51.100.1, [2001:db8::1]:53' });
+    expect(config.intelligence).toMatchObject({ reverseDns: false, dnsServers: ['192.0.2.53:5353', '198.51.100.1:53', '[2001:db8::1]:53'] });
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com:53' })).toThrow(/DNS_SERVERS must list resolvers as host:port/);
+    expect(() => loadConfig({ DNS_SERVERS: '192.0.2.53:70000' })).toThrow(/DNS_SERVERS/);
+    expect(() => loadConfig({ REVERSE_DNS: 'maybe' })).toThrow(/REVERSE_DNS must be true or false/);
+  });
+
   it('C1.3: a bad METRICS_TOKEN is reported without echoing it', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'tooshort' })).toThrow(/^METRICS_TOKEN must be [^\n]*\(got 8 characters\)$/);
     expect(() => loadConfig({ METRICS_TOKEN: 'tooshort' })).not.toThrow(/tooshort/);

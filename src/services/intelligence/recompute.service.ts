@@ -14,6 +14,7 @@ import { networkOf } from '../../intelligence/networks/visitor-network.js';
 import type { Store, TenantRepositories } from '../../repositories/index.js';
 import { formatInstant, now } from '../../schemas/instants.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import { RuleSet } from '../../intelligence/company-rules.js';
 import { companyOfEmail } from './companies.js';
 import { refreshVisitor, ruleSegment, type RefreshContext, type RefreshPart } from './refresh-visitor.js';
 import type { ResolvedSettings, SettingsCache } from './settings-cache.js';
@@ -66,6 +67,8 @@ export class RecomputeService {
     const identityTotal = (await scope.repos.identities.list({}, { limit: 1, offset: 0 })).total;
 
     if (parts.includes('companies')) {
+      // the workspace's domain rules decide emails' companies here too (C6.8)
+      const rules = new RuleSet(await scope.repos.companyRules.all());
       let after = FIRST;
       for (;;) {
         const identities = await scope.repos.identities.pageAfter(after, PAGE);
@@ -73,7 +76,7 @@ export class RecomputeService {
         for (const identity of identities) {
           if (identity.email !== null) {
             await scope.transaction(async (repos) => {
-              const link = await companyOfEmail(repos, identity.email as string, now());
+              const link = await companyOfEmail(repos, identity.email as string, now(), rules);
               if (link === undefined) return;
               if (identity.company_id !== link.companyId) await repos.identities.setCompany(identity.id, link.companyId);
               await repos.leads.linkCompany(identity.id, link.companyId, link.match);
