@@ -59,6 +59,9 @@ const ENDPOINTS: Record<string, string[]> = {
   '/api/v1/webhooks/{id}': ['get', 'patch', 'delete'],
   '/api/v1/webhooks/{id}/deliveries': ['get'],
   '/api/v1/webhooks/{id}/test': ['post'],
+  // C6.8
+  '/api/v1/company-rules': ['get', 'post'],
+  '/api/v1/company-rules/{id}': ['get', 'delete'],
 };
 
 /** The spec's field tables, and the error body of C3.5. */
@@ -174,14 +177,14 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
     }
   });
 
-  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 9 of C6, and deletion, erasure and webhooks (C8.4, C8.5)', () => {
+  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 9 of C6, company rules (C6.8), and deletion, erasure and webhooks (C8.4, C8.5)', () => {
     const apiPaths = Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/'));
     expect(apiPaths.sort()).toEqual(Object.keys(ENDPOINTS).sort());
     for (const [path, methods] of Object.entries(ENDPOINTS)) {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(33);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(37);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {
