@@ -47,5 +47,6 @@ describe.each(storeKinds())('the demo\'s companies on %s (C6.5, C6.6)', (kind) =
     } finally {
       await t.close();
     }
-  });
+    // seeding sends some 1,800 events through ingestion: seconds on an idle machine, more on a loaded one
+  }, 180_000);
 });
