@@ -10,13 +10,15 @@
  *   old, do not (in points, in reasons, and in "came back on N days");
  * - segment event tests, with and without a page pattern: an event on the
  *   first millisecond of the day `within_days − 1` days back is in, the
- *   millisecond before it and an event exactly `within_days` × 24 h old are not.
+ *   millisecond before it and an event exactly `within_days` × 24 h old are not;
+ * - a first personality entry (C6.3) before five page views: once the first
+ *   session has ended, 30 minutes after its last event, not a millisecond before.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { storeKinds } from '../helpers/stores.js';
-import { all, conversion, createSiteKey, identify, pageView, postEvents, type Event } from '../helpers/tracking.js';
+import { all, api, conversion, createSiteKey, identify, pageView, postEvents, type Event } from '../helpers/tracking.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -126,5 +128,26 @@ describe.each(storeKinds())('the day windows of lead intelligence on %s (C6.2, C
       const members = (await all(base, workspace, `/lists/${lists[name]!}/identities`)).map((identity: Item) => identity.email);
       expect({ rule: name, members }).toEqual({ rule: name, members: [`in-${tag}@example.com`] });
     }
+  });
+
+  it('C6.3: a visitor with fewer than five page views gets its first personality entry 30 minutes after its last event, not a millisecond before', async () => {
+    const last = Date.now() - MINUTE;
+    const tag = randomUUID().slice(0, 8);
+    const ended = { visitor: randomUUID(), email: `ended-${tag}@example.com`, last };
+    const going = { visitor: randomUUID(), email: `going-${tag}@example.com`, last: last + 1 };
+    for (const person of [ended, going]) {
+      await sendEach([
+        identify(person.visitor, { email: person.email }, { ts: at(person.last - 2 * MINUTE) }),
+        pageView(person.visitor, '/docs/a', { ts: at(person.last - MINUTE) }),
+        pageView(person.visitor, '/docs/b', { ts: at(person.last) }),
+      ]);
+    }
+    await t.services.intelligence.runWorkspace(workspace.id, last + 30 * MINUTE);
+    const entries = async (email: string) => {
+      const [identity] = await all(base, workspace, `/identities?email=${encodeURIComponent(email)}`);
+      return (await api(base, workspace, `/identities/${String(identity!.id)}/personalities`)).body.data as Item[];
+    };
+    expect(await entries(ended.email)).toHaveLength(1);
+    expect(await entries(going.email)).toEqual([]);
   });
 });
