@@ -15,8 +15,8 @@ export const DASHBOARD_PREFIX = '/dashboard/api';
 
 /**
  * C7.4: a viewer reads; a member also edits leads and identities; an admin
- * also manages API keys, site keys, webhooks, members and the workspace's
- * settings. `public`: answered without a session (signing in, one-time links).
+ * also manages API keys, site keys, webhooks, members, company rules and the
+ * workspace's settings. `public`: answered without a session (signing in, one-time links).
  * A route that needs a session but no more than reading is `viewer`.
  */
 export const LEAST_ROLE: Record<string, Access> = {
@@ -63,6 +63,10 @@ export const LEAST_ROLE: Record<string, Access> = {
   'DELETE /dashboard/api/webhooks/:id': 'admin',
   'POST /dashboard/api/webhooks/:id/test': 'admin',
   'GET /dashboard/api/webhooks/:id/deliveries': 'viewer',
+  // C6.8: a workspace's admins map networks and domains to companies; everyone reads the rules
+  'GET /dashboard/api/company-rules': 'viewer',
+  'POST /dashboard/api/company-rules': 'admin',
+  'DELETE /dashboard/api/company-rules/:id': 'admin',
 };
 
 /** Routes whose success ends the caller's session: the matrix calls them with a session of their own. */
