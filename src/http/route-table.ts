@@ -16,6 +16,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** a dashboard route's declared least role, or public (config.dashboardAccess; unset means viewer) */
+  dashboardAccess: string | undefined;
   schema: RouteOptions['schema'];
 }
 
@@ -43,7 +45,13 @@ export class RouteTable {
   addRoute(route: RouteOptions): void {
     this.add(route.method, route.url);
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      this.#routes.push({ method: method.toUpperCase(), url: route.url, public: route.config?.public === true, schema: route.schema });
+      this.#routes.push({
+        method: method.toUpperCase(),
+        url: route.url,
+        public: route.config?.public === true,
+        dashboardAccess: route.config?.dashboardAccess,
+        schema: route.schema,
+      });
     }
   }
 

@@ -70,10 +70,13 @@ const days = (count: number) => (count === 1 ? '1 day' : `${count} days`);
 
 function engagement(aggregates: VisitorAggregates, now: string): { value: number; reasons: Reason[] } {
   let points = 0;
+  /** days in the window with events: a day kept in the aggregates but older than the window is not a day the visitor came back */
+  let activeDays = 0;
   const perKind = new Map<ActivityKind, { points: number; count: number; days: number; week: number }>();
   for (const [day, counts] of Object.entries(aggregates.days)) {
     const age = ageInDays(day, now);
     if (age < 0 || age >= 30) continue;
+    activeDays += 1;
     const decay = 0.5 ** (age / HALF_LIFE_DAYS);
     for (const [kind, count] of Object.entries(counts) as [ActivityKind, number][]) {
       const rule = ENGAGEMENT_RULES[kind];
@@ -103,7 +106,6 @@ function engagement(aggregates: VisitorAggregates, now: string): { value: number
     else text = `viewed ${entry.count} ${entry.count === 1 ? 'page' : 'pages'} this month`;
     reasons.push({ points: entry.points, text });
   }
-  const activeDays = Object.keys(aggregates.days).length;
   if (activeDays >= 3) reasons.push({ points: activeDays, text: `came back on ${days(activeDays)}` });
   return { value, reasons };
 }

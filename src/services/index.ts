@@ -91,7 +91,7 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
   const reverseDns = new ReverseDnsWorker(store, options.ptrResolver ?? new SystemPtrResolver(intelligenceConfig.dnsServers));
   return {
     ...operator,
-    accounts: new AccountsService(store),
+    accounts: new AccountsService(store, options.clock),
     sessions: new SessionsService(store, options.clock),
     ingest,
     trackingMaintenance: new TrackingMaintenance(store, ingest, { eventRetentionDays: tracking.eventRetentionDays }),

@@ -410,11 +410,12 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
         expect((await request()).statusCode).toBe(200);
         expect(await recorded()).toEqual({ key: first, workspace: first });
 
-        now += 59_000;
+        now += 59_999;
         expect((await request()).statusCode).toBe(200);
         expect(await recorded()).toEqual({ key: first, workspace: first });
 
-        now += 2_000;
+        // exactly a minute after the last record: recorded again
+        now += 1;
         const later = new Date(now).toISOString();
         expect((await request()).statusCode).toBe(200);
         expect(await recorded()).toEqual({ key: later, workspace: later });

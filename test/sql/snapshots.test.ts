@@ -117,6 +117,34 @@ describe('the statement audit', () => {
     expect(audit(tied)).toEqual([]);
   });
 
+  it('refuses tenant tables joined on workspace_id when none of them is compared to a value', () => {
+    // tied to each other, but to no workspace: every workspace's rows match
+    const untied = db
+      .selectFrom('leads')
+      .innerJoin('identities', (on) =>
+        on.onRef('identities.id', '=', 'leads.identity_id').onRef('identities.workspace_id', '=', 'leads.workspace_id'),
+      )
+      .select('leads.id')
+      .where('leads.code', '=', 'x');
+    expect(audit(untied).sort()).toEqual(['identities without workspace_id = <workspace>', 'leads without workspace_id = <workspace>']);
+    // the same table twice, tied by workspace only
+    const selfJoin = db
+      .selectFrom('leads as a')
+      .innerJoin('leads as b', 'b.workspace_id', 'a.workspace_id')
+      .select('a.id');
+    expect(audit(selfJoin)).toEqual(['leads without workspace_id = <workspace>', 'leads without workspace_id = <workspace>']);
+    // compared to a column of a table that is no tenant's is no value either
+    for (const toColumn of [
+      db.selectFrom('leads').innerJoin('workspaces', 'workspaces.id', 'leads.workspace_id').select('leads.id'),
+      db.selectFrom('leads').innerJoin('workspaces', 'leads.workspace_id', 'workspaces.id').select('leads.id'),
+      db.selectFrom('leads').select('id').whereRef('workspace_id', '=', 'identity_id'),
+    ]) {
+      expect(audit(toColumn)).toEqual(['leads without workspace_id = <workspace>']);
+    }
+    // one value anywhere in the chain scopes them all
+    expect(audit(untied.where('identities.workspace_id', '=', WORKSPACE))).toEqual([]);
+  });
+
   it('refuses inserts without workspace_id and raw SQL naming a tenant table', () => {
     expect(audit(db.insertInto('users').values({ id: 'x', email: 'a', email_normalized: 'a', created_at: 'x' }))).toEqual([]);
     expect(auditStatement(sql`select * from leads`.toOperationNode())).toHaveLength(1);

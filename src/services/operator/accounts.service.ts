@@ -44,7 +44,11 @@ export interface Invitation {
 }
 
 export class AccountsService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** the clock links are made and judged by (tests move it) */
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /**
    * Makes a person (new, or known by email) a member of the workspace with
@@ -95,7 +99,7 @@ export class AccountsService {
 
   /** What a link is for, while it works (the set-password page shows the email). */
   async inspect(token: string): Promise<{ email: string; kind: 'invite' | 'reset'; expires_at: string }> {
-    const found = looksLikeToken(token) ? await this.store.operator.accounts.findUsableToken(hashToken(token), now()) : undefined;
+    const found = looksLikeToken(token) ? await this.store.operator.accounts.findUsableToken(hashToken(token), formatInstant(this.clock())) : undefined;
     const person = found === undefined ? undefined : await this.store.operator.people.findById(found.user_id);
     if (found === undefined || person === undefined) throw linkInvalid();
     return { email: person.email, kind: found.kind, expires_at: found.expires_at };
@@ -106,7 +110,7 @@ export class AccountsService {
     checkPassword(password);
     const passwordHash = await hashPassword(password);
     return this.store.transaction(async (repos) => {
-      const at = now();
+      const at = formatInstant(this.clock());
       const found = looksLikeToken(token) ? await repos.accounts.findUsableToken(hashToken(token), at) : undefined;
       if (found === undefined) throw linkInvalid();
       await repos.accounts.setPassword(found.user_id, passwordHash, at);
@@ -154,7 +158,7 @@ export class AccountsService {
 
   private async issue(userId: string, kind: 'invite' | 'reset', lifetimeMs: number): Promise<AccountLink> {
     const token = newToken();
-    const createdAt = Date.now();
+    const createdAt = this.clock();
     const expiresAt = formatInstant(createdAt + lifetimeMs);
     await this.store.operator.accounts.insertToken({
       token_hash: hashToken(token),

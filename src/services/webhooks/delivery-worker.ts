@@ -93,6 +93,8 @@ export class WebhookDeliveryWorker {
     private readonly store: Store,
     private readonly config: WebhookConfig,
     private readonly clock: () => number = Date.now,
+    /** the jitter's source (tests fix it) */
+    private readonly random: () => number = Math.random,
   ) {}
 
   /** Claims and sends what is due now; answers how many attempts were made. */
@@ -135,7 +137,7 @@ export class WebhookDeliveryWorker {
       error: result.error,
     });
     const delivered = result.error === null;
-    const next = now + retryDelay(attempt, this.config.retryBaseMs);
+    const next = now + retryDelay(attempt, this.config.retryBaseMs, this.random);
     const gaveUp = !delivered && (delivery.url === null || delivery.enabled !== true || next > Date.parse(delivery.created_at) + RETRY_WINDOW_MS);
     return {
       status: delivered ? 'delivered' : gaveUp ? 'failed' : 'pending',

@@ -1,0 +1,119 @@
+/**
+ * The role matrix of the dashboard's API (CONTRACT C7.4, C7.6): for every
+ * route under /dashboard/api, the least role that may call it, written here
+ * from the contract, independently of the route's own declaration
+ * (`config.dashboardAccess`). test/http/role-matrix.test.ts checks that the
+ * two agree and that the server answers each role accordingly; a dashboard
+ * route this table does not know fails that test, so a route added later
+ * must be given its row here (CONTRIBUTING.md says how).
+ */
+import type { RegisteredRoute } from '../../src/http/route-table.js';
+
+export type Access = 'public' | 'viewer' | 'member' | 'admin';
+
+export const DASHBOARD_PREFIX = '/dashboard/api';
+
+/**
+ * C7.4: a viewer reads; a member also edits leads and identities; an admin
+ * also manages API keys, site keys, webhooks, members, company rules and the
+ * workspace's settings. `public`: answered without a session (signing in, one-time links).
+ * A route that needs a session but no more than reading is `viewer`.
+ */
+export const LEAST_ROLE: Record<string, Access> = {
+  'POST /dashboard/api/sign-in': 'public',
+  'POST /dashboard/api/sign-out': 'viewer',
+  'GET /dashboard/api/session': 'public',
+  'PUT /dashboard/api/session/workspace': 'viewer',
+  'POST /dashboard/api/password-links/inspect': 'public',
+  'POST /dashboard/api/password-links/redeem': 'public',
+  'PUT /dashboard/api/account/password': 'viewer',
+  'GET /dashboard/api/overview': 'viewer',
+  'GET /dashboard/api/leads': 'viewer',
+  'GET /dashboard/api/leads/:id': 'viewer',
+  'PATCH /dashboard/api/leads/:id': 'member',
+  'GET /dashboard/api/identities': 'viewer',
+  'GET /dashboard/api/identities/:id': 'viewer',
+  'PATCH /dashboard/api/identities/:id': 'member',
+  'GET /dashboard/api/identities/:id/activity': 'viewer',
+  'GET /dashboard/api/identities/:id/personalities': 'viewer',
+  'GET /dashboard/api/companies': 'viewer',
+  'GET /dashboard/api/companies/:id': 'viewer',
+  'GET /dashboard/api/lists': 'viewer',
+  'GET /dashboard/api/lists/:id': 'viewer',
+  'GET /dashboard/api/lists/:id/identities': 'viewer',
+  'GET /dashboard/api/workspace': 'viewer',
+  'GET /dashboard/api/keys': 'viewer',
+  'POST /dashboard/api/keys': 'admin',
+  'POST /dashboard/api/keys/:id/rotate': 'admin',
+  'POST /dashboard/api/keys/:id/revoke': 'admin',
+  'GET /dashboard/api/members': 'viewer',
+  'POST /dashboard/api/members': 'admin',
+  'PATCH /dashboard/api/members/:id': 'admin',
+  'DELETE /dashboard/api/members/:id': 'admin',
+  'POST /dashboard/api/members/:id/reset-link': 'admin',
+  'GET /dashboard/api/site-keys': 'viewer',
+  'POST /dashboard/api/site-keys': 'admin',
+  'POST /dashboard/api/site-keys/:id/revoke': 'admin',
+  'GET /dashboard/api/ideal-customer': 'viewer',
+  'PUT /dashboard/api/ideal-customer': 'admin',
+  'GET /dashboard/api/webhook-events': 'viewer',
+  'GET /dashboard/api/webhooks': 'viewer',
+  'POST /dashboard/api/webhooks': 'admin',
+  'PATCH /dashboard/api/webhooks/:id': 'admin',
+  'DELETE /dashboard/api/webhooks/:id': 'admin',
+  'POST /dashboard/api/webhooks/:id/test': 'admin',
+  'GET /dashboard/api/webhooks/:id/deliveries': 'viewer',
+  // C6.8: a workspace's admins map networks and domains to companies; everyone reads the rules
+  'GET /dashboard/api/company-rules': 'viewer',
+  'POST /dashboard/api/company-rules': 'admin',
+  'DELETE /dashboard/api/company-rules/:id': 'admin',
+};
+
+/** Routes whose success ends the caller's session: the matrix calls them with a session of their own. */
+export const ENDS_SESSION = new Set(['POST /dashboard/api/sign-out']);
+
+export interface RoleOperation {
+  key: string;
+  route: RegisteredRoute;
+  /** what the contract says (LEAST_ROLE) */
+  least: Access;
+  /** what the route declares (config.dashboardAccess; unset is viewer, as the session gate reads it) */
+  declared: string;
+}
+
+export interface RolePlan {
+  operations: RoleOperation[];
+  /** dashboard routes LEAST_ROLE does not know: each one fails the test */
+  uncovered: string[];
+  /** rows of LEAST_ROLE that name no route: each one fails the test too */
+  stale: string[];
+}
+
+export function routeKey(route: Pick<RegisteredRoute, 'method' | 'url'>): string {
+  return `${route.method} ${route.url.replace(/\/$/, '')}`;
+}
+
+export function planRoleMatrix(routes: readonly RegisteredRoute[]): RolePlan {
+  const operations: RoleOperation[] = [];
+  const uncovered: string[] = [];
+  const seen = new Set<string>();
+  for (const route of routes) {
+    // HEAD answers as GET does (Fastify adds it to every GET route)
+    if (route.method === 'HEAD' || !(route.url === DASHBOARD_PREFIX || route.url.startsWith(`${DASHBOARD_PREFIX}/`))) continue;
+    const key = routeKey(route);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const least = LEAST_ROLE[key];
+    if (least === undefined) uncovered.push(key);
+    else operations.push({ key, route, least, declared: route.dashboardAccess ?? 'viewer' });
+  }
+  const stale = Object.keys(LEAST_ROLE).filter((key) => !seen.has(key));
+  return { operations, uncovered, stale };
+}
+
+const RANK: Record<Exclude<Access, 'public'>, number> = { viewer: 0, member: 1, admin: 2 };
+
+/** Whether a session of `role` may call a route that needs `least`. */
+export function roleMayCall(role: Exclude<Access, 'public'>, least: Access): boolean {
+  return least === 'public' || RANK[role] >= RANK[least];
+}
