@@ -44,6 +44,7 @@ async function sessionInfo(services: Services, session: ActiveSession) {
 }
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = async (app, { services }) => {
+  await services.sessions.prepare();
   /** Sets the cookie of a new session and answers what the dashboard needs to know about it. */
   async function started(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: string) {
     setSessionCookie(request, reply, token, expiresAt);
