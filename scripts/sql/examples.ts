@@ -214,6 +214,9 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     deleteEvents: [one([[ID]])],
     deleteVisitors: [one([[ID], [ID]])],
     deleteIdentities: [one([[ID]])],
+    emailsOf: [one([[ID]])],
+    deleteDeliveriesNaming: [one([[ID, 'ada@example.com']])],
+    deleteAnswersNaming: [one([[ID, 'ada@example.com']])],
   }),
   operator('server-secrets.repository', ServerSecretsRepository, {
     find: [one(['cursor'])],

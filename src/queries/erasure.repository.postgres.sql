@@ -106,3 +106,36 @@ delete from "identities"
 where
   "identities"."workspace_id" = $1
   and "id" in ($2);
+
+-- ErasureRepository.emailsOf
+select
+  "email"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "id" in ($2);
+
+-- ErasureRepository.deleteDeliveriesNaming
+delete from "webhook_deliveries"
+where
+  "webhook_deliveries"."workspace_id" = $1
+  and (
+    lower("payload") like $2 escape '\'
+    or lower("payload") like $3 escape '\'
+  );
+
+-- ErasureRepository.deleteAnswersNaming
+delete from "idempotency_keys"
+where
+  "idempotency_keys"."workspace_id" = $1
+  and (
+    (
+      lower("response_body") like $2 escape '\'
+      or lower("response_body") like $3 escape '\'
+    )
+    or (
+      lower("response_headers") like $4 escape '\'
+      or lower("response_headers") like $5 escape '\'
+    )
+  );

@@ -101,3 +101,36 @@ delete from "identities"
 where
   "identities"."workspace_id" = ?
   and "id" in (?);
+
+-- ErasureRepository.emailsOf
+select
+  "email"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "id" in (?);
+
+-- ErasureRepository.deleteDeliveriesNaming
+delete from "webhook_deliveries"
+where
+  "webhook_deliveries"."workspace_id" = ?
+  and (
+    lower("payload") like ? escape '\'
+    or lower("payload") like ? escape '\'
+  );
+
+-- ErasureRepository.deleteAnswersNaming
+delete from "idempotency_keys"
+where
+  "idempotency_keys"."workspace_id" = ?
+  and (
+    (
+      lower("response_body") like ? escape '\'
+      or lower("response_body") like ? escape '\'
+    )
+    or (
+      lower("response_headers") like ? escape '\'
+      or lower("response_headers") like ? escape '\'
+    )
+  );

@@ -19,7 +19,7 @@ export function registerErase(program: Command, io: CliIo): void {
     .action(async (options: OutputOptions & { workspace: string; email?: string; visitorId?: string }) => {
       await withContext(io, async ({ services }) => {
         const workspaceId = await services.workspaces.resolve(options.workspace);
-        const { person: _person, ...counts } = await services
+        const { person: _person, scrubbed, ...counts } = await services
           .forWorkspace(workspaceId)
           .erasure.erase({ email: options.email, visitor_id: options.visitorId });
         io.stderr.write(
@@ -31,6 +31,7 @@ export function registerErase(program: Command, io: CliIo): void {
             workspace_id: workspaceId,
             subject: options.email !== undefined ? 'email' : 'visitor_id',
             erased: counts,
+            scrubbed,
             msg: 'audit: person erased',
           })}\n`,
         );

@@ -2,7 +2,8 @@
  * POST /api/v1/erasures (CONTRACT C8.4): erase a person by email or visitor
  * id, atomically, answering the counts erased. Each erasure writes one audit
  * line to the log (`audit: "erasure"`, with the workspace, the key, which
- * kind of subject, and the counts; never the email or visitor id itself).
+ * kind of subject, the counts, and the copies scrubbed: webhook deliveries
+ * and stored idempotent answers; never the email or visitor id itself).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -60,7 +61,7 @@ export const erasuresRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const workspace = workspaceOf(request);
-      const { person: _person, ...counts } = await workspace.erasure.erase(request.body);
+      const { person: _person, scrubbed, ...counts } = await workspace.erasure.erase(request.body);
       request.log.info(
         {
           audit: 'erasure',
@@ -68,6 +69,7 @@ export const erasuresRoutes: FastifyPluginAsyncTypebox = async (app) => {
           key_id: request.apiKey?.id,
           subject: request.body.email !== undefined ? 'email' : 'visitor_id',
           erased: counts,
+          scrubbed,
         },
         'audit: person erased',
       );

@@ -1,10 +1,14 @@
 /**
  * The SQL of erasing a person from one workspace (CONTRACT C8.4): finding
  * every identity and visitor id that is theirs, and deleting what hangs off
- * them, table by table. The service runs it in one transaction; every lead
- * deleted is also uncounted in lead_counts (leads.repository.ts deleteWhere).
+ * them, table by table, down to the copies of them kept as text: webhook
+ * payloads and stored idempotent answers that name one of their ids or
+ * emails. The service runs it in one transaction; every lead deleted is also
+ * uncounted in lead_counts (leads.repository.ts deleteWhere).
  */
+import { sql, type Expression, type SqlBool } from 'kysely';
 import { normalizeEmail } from '../../schemas/normalize.js';
+import { containsPattern } from '../page.js';
 import { TenantRepository } from './tenant-repository.js';
 
 /** the ids of one person: identities and the visitors linked to them */
@@ -12,6 +16,9 @@ export interface Person {
   identityIds: string[];
   visitorIds: string[];
 }
+
+/** terms compared in one statement: each is a LIKE over the whole text */
+const TERMS_PER_STATEMENT = 50;
 
 const unique = (values: readonly (string | null)[]) => [...new Set(values.filter((value): value is string => value !== null))];
 
@@ -80,9 +87,59 @@ export class ErasureRepository extends TenantRepository {
     if (identityIds.length > 0) await this.scope.deleteFrom('visitors').where('identity_id', 'in', identityIds).execute();
   }
 
+  /** The emails of the identities, lower case. */
+  async emailsOf(identityIds: readonly string[]): Promise<string[]> {
+    if (identityIds.length === 0) return [];
+    const rows = await this.scope.selectFrom('identities').select('email').where('id', 'in', identityIds).execute();
+    return unique(rows.map((row) => row.email?.toLowerCase() ?? null));
+  }
+
+  /**
+   * Webhook deliveries whose payload names one of `terms` (ids, lower-case
+   * emails), whatever their status: delivered and failed ones are history,
+   * and a pending one would send the person to an endpoint after they were
+   * erased. Returns how many.
+   */
+  async deleteDeliveriesNaming(terms: readonly string[]): Promise<number> {
+    return this.deleteNaming(terms, (pattern) => this.scope.deleteFrom('webhook_deliveries').where(contains('payload', pattern)));
+  }
+
+  /**
+   * Stored idempotent answers (C8.2) whose body or headers name one of
+   * `terms`: the key is forgotten with its answer, so a retry with it runs
+   * again as a new request. Returns how many.
+   */
+  async deleteAnswersNaming(terms: readonly string[]): Promise<number> {
+    return this.deleteNaming(terms, (pattern) =>
+      this.scope.deleteFrom('idempotency_keys').where((eb) => eb.or([contains('response_body', pattern), contains('response_headers', pattern)])),
+    );
+  }
+
+  private async deleteNaming(
+    terms: readonly string[],
+    statement: (patterns: readonly string[]) => { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> },
+  ): Promise<number> {
+    // as the text holds them: inside JSON strings, lower case
+    const patterns = unique(terms.map((term) => containsPattern(JSON.stringify(term.toLowerCase()).slice(1, -1))));
+    let deleted = 0;
+    for (let start = 0; start < patterns.length; start += TERMS_PER_STATEMENT) {
+      const result = await statement(patterns.slice(start, start + TERMS_PER_STATEMENT)).executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    return deleted;
+  }
+
   async deleteIdentities(identityIds: readonly string[]): Promise<number> {
     if (identityIds.length === 0) return 0;
     const result = await this.scope.deleteFrom('identities').where('id', 'in', identityIds).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/** `lower(column)` contains one of the LIKE patterns (already escaped with backslashes). */
+function contains(column: 'payload' | 'response_body' | 'response_headers', patterns: readonly string[]): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.join(
+    patterns.map((pattern) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`),
+    sql` or `,
+  )})`;
 }

@@ -5,7 +5,13 @@
  * their leads (uncounted from the lead totals), activity, personalities,
  * tracked events, sessions and visitor records, list memberships, and the
  * identities themselves. Answers what was erased, by kind.
- * Their visitors' due marks for lead intelligence go too.
+ * Their visitors' due marks for lead intelligence go too, and every copy
+ * of them kept as text: webhook deliveries whose payload names one of their
+ * ids or emails (delivered, failed or still pending: none is sent after the
+ * erasure) and stored idempotent answers that name them (the key is
+ * forgotten: a retry with it runs as a new request). Nothing that names the
+ * person is left in any table; the counts answered are the contract's, the
+ * copies scrubbed are told apart for the audit line.
  */
 import type { WorkspaceStore } from '../../repositories/index.js';
 import type { Person } from '../../repositories/tenant/erasure.repository.js';
@@ -26,10 +32,16 @@ export interface ErasureCounts {
   leads: number;
 }
 
+/** Copies of the person kept as text, deleted with them (not part of the contract's answer; the audit line tells them). */
+export interface Scrubbed {
+  webhook_deliveries: number;
+  idempotency_keys: number;
+}
+
 export class ErasureService {
   constructor(private readonly store: WorkspaceStore) {}
 
-  erase(request: ErasureRequest): Promise<ErasureCounts & { person: Person }> {
+  erase(request: ErasureRequest): Promise<ErasureCounts & { person: Person; scrubbed: Scrubbed }> {
     const byEmail = request.email !== undefined;
     if (byEmail === (request.visitor_id !== undefined)) {
       throw new InvalidRequestError('give exactly one of email and visitor_id', { fields: { email: 'or visitor_id, exactly one' } });
@@ -40,6 +52,9 @@ export class ErasureService {
         request.email !== undefined
           ? await erasure.personByEmail(request.email)
           : await erasure.personByVisitor(canonicalId(request.visitor_id as string));
+      const emails = await erasure.emailsOf(person.identityIds);
+      if (request.email !== undefined) emails.push(request.email.toLowerCase());
+      const named = [...person.identityIds, ...person.visitorIds, ...emails];
       const leads = await repos.leads.deleteWhere({ visitorIds: person.visitorIds, identityIds: person.identityIds });
       const listMemberships = await repos.listMembers.removeIdentities(person.identityIds);
       await repos.intelligenceDue.forget(person.visitorIds);
@@ -49,7 +64,11 @@ export class ErasureService {
       const events = await erasure.deleteEvents(person.visitorIds);
       await erasure.deleteVisitors(person.visitorIds, person.identityIds);
       const identities = await erasure.deleteIdentities(person.identityIds);
-      return { identities, activity, personalities, events, list_memberships: listMemberships, leads: leads.length, person };
+      const scrubbed = {
+        webhook_deliveries: await erasure.deleteDeliveriesNaming(named),
+        idempotency_keys: await erasure.deleteAnswersNaming(named),
+      };
+      return { identities, activity, personalities, events, list_memberships: listMemberships, leads: leads.length, person, scrubbed };
     });
   }
 }
