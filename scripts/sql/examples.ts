@@ -184,6 +184,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     delete: [one([ID])],
     emit: [one(['lead.created', { id: ID }, AT], 'to the subscribed endpoints'), one(['webhook.test', {}, AT, ID], 'to one endpoint (a test event)')],
     deliveries: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+    pruneDeliveries: [one([AT, 5000])],
   }),
   operator('webhook-queue.repository', WebhookQueueRepository, {
     claimDue: [one([AT, AT, 20])],

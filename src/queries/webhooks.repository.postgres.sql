@@ -319,3 +319,20 @@ limit
   $5
 offset
   $6;
+
+-- WebhooksRepository.pruneDeliveries
+delete from "webhook_deliveries"
+where
+  "webhook_deliveries"."workspace_id" = $1
+  and "id" in (
+    select
+      "id"
+    from
+      "webhook_deliveries"
+    where
+      "webhook_deliveries"."workspace_id" = $2
+      and "created_at" < $3
+      and "status" in ($4, $5)
+    limit
+      $6
+  );

@@ -295,3 +295,20 @@ limit
   ?
 offset
   ?;
+
+-- WebhooksRepository.pruneDeliveries
+delete from "webhook_deliveries"
+where
+  "webhook_deliveries"."workspace_id" = ?
+  and "id" in (
+    select
+      "id"
+    from
+      "webhook_deliveries"
+    where
+      "webhook_deliveries"."workspace_id" = ?
+      and "created_at" < ?
+      and "status" in (?, ?)
+    limit
+      ?
+  );

@@ -11,6 +11,7 @@ import { accountsMigration } from './0004-accounts.js';
 import { intelligenceMigration } from './0005-intelligence.js';
 import { integrationsMigration } from './0006-integrations.js';
 import { pageCountsMigration } from './0007-page-counts.js';
+import { deliveryRetentionMigration } from './0010-delivery-retention.js';
 import { companySourcesMigration } from './0011-company-sources.js';
 
 /** every migration by name, for one kind of store */
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0005-intelligence': intelligenceMigration,
   '0006-integrations': integrationsMigration,
   '0007-page-counts': pageCountsMigration,
+  '0010-delivery-retention': deliveryRetentionMigration,
   '0011-company-sources': companySourcesMigration,
 };
 

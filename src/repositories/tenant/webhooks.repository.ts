@@ -164,6 +164,24 @@ export class WebhooksRepository extends KeyedTenantRepository {
     });
   }
 
+  /** Deletes up to `limit` settled deliveries (delivered or failed) created before `before`; returns how many. */
+  async pruneDeliveries(before: string, limit: number): Promise<number> {
+    const result = await this.scope
+      .deleteFrom('webhook_deliveries')
+      .where(
+        'id',
+        'in',
+        this.scope
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('created_at', '<', before)
+          .where('status', 'in', ['delivered', 'failed'])
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   private enabled(): Promise<WebhookRow[]> {
     // a compiled template: every write that may emit an event asks this once
     this.#enabled ??= this.scope

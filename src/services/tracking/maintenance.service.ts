@@ -4,8 +4,11 @@
  * events older than EVENT_RETENTION_DAYS deleted (whole monthly partitions
  * dropped on PostgreSQL, the rest in small batches), received ids forgotten
  * once their events are past the 7-day window, and cookieless salts deleted
- * after 48 hours; also Idempotency-Keys past their lifetime (C8.2). What events derived (identities, activity, sessions, leads)
- * stays. Every step can run in several processes at once: each deletion
+ * after 48 hours; also Idempotency-Keys past their lifetime (C8.2), and
+ * webhook deliveries of events more than 30 days old once settled
+ * (delivered or failed), with the payloads they keep (C8.5; as long as
+ * Stripe keeps its events). What events derived (identities, activity,
+ * sessions, leads) stays. Every step can run in several processes at once: each deletion
  * only removes what is already due, and partitions are created if absent.
  */
 import type { Store } from '../../repositories/index.js';
@@ -17,6 +20,8 @@ import type { IngestService } from './ingest.service.js';
 import { MAX_CLOCK_AHEAD_MS, MAX_EVENT_AGE_MS } from './ingest.service.js';
 
 const DAY_MS = 86_400_000;
+/** settled webhook deliveries, payloads included, are kept this long after their event */
+export const WEBHOOK_DELIVERY_RETENTION_DAYS = 30;
 /** rows per deleting statement, each in its own short transaction (SQLite holds its write lock for each) */
 const DELETE_CHUNK = 5_000;
 /** partitions are made this many months ahead of the current one */
@@ -31,6 +36,8 @@ export interface MaintenanceReport {
   saltsDeleted: number;
   /** Idempotency-Keys past their lifetime (C8.2) */
   idempotencyKeysPruned: number;
+  /** settled webhook deliveries past their retention (C8.5) */
+  webhookDeliveriesPruned: number;
 }
 
 export interface MaintenanceOptions {
@@ -55,6 +62,8 @@ export class TrackingMaintenance {
     let eventsDeleted = 0;
     let idsForgotten = 0;
     let idempotencyKeysPruned = 0;
+    let webhookDeliveriesPruned = 0;
+    const deliveriesBefore = formatInstant(now - WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS);
     const keysBefore = formatInstant(now - IDEMPOTENCY_LIFETIME_MS);
     const idsBefore = formatInstant(now - MAX_EVENT_AGE_MS - ID_MARGIN_MS);
     for (const workspace of await this.store.operator.workspaces.listAll()) {
@@ -62,9 +71,10 @@ export class TrackingMaintenance {
       eventsDeleted += await chunked(() => scope.transaction((repos) => repos.events.deleteBefore(formatInstant(cutoff), DELETE_CHUNK)));
       idsForgotten += await chunked(() => scope.transaction((repos) => repos.events.pruneIds(idsBefore, DELETE_CHUNK)));
       idempotencyKeysPruned += await chunked(() => scope.transaction((repos) => repos.idempotency.prune(keysBefore, DELETE_CHUNK)));
+      webhookDeliveriesPruned += await chunked(() => scope.transaction((repos) => repos.webhooks.pruneDeliveries(deliveriesBefore, DELETE_CHUNK)));
     }
     const saltsDeleted = await this.store.transaction((repos) => repos.trackingSalts.deleteBefore(dayOf(now - DAY_MS)));
-    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted, idempotencyKeysPruned };
+    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted, idempotencyKeysPruned, webhookDeliveriesPruned };
   }
 
   /** Runs now and then every `intervalMs`, until stop(); failures go to `onError` and the next run tries again. */
