@@ -142,6 +142,23 @@ describe('request log lines (SQLite)', () => {
     expect(urls).toContain('/api/v1/leads?api_key=[redacted]&limit=1');
     expect(urls).toContain('/api/v1/leads/[redacted]');
   });
+
+  it('a key percent-encoded several times over is not logged either', async () => {
+    const before = lines.length;
+    const everyCharacter = (text: string) => [...text].map((char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const encoded = [
+      production.replaceAll('_', '%255f'),
+      production.replaceAll('_', '%25255F'),
+      everyCharacter(production).replaceAll('%', '%25'),
+      `${production.replaceAll('_', '%255f')}%zz`,
+    ];
+    for (const value of encoded) await get(`/api/v1/leads?x=${value}&limit=1`, { authorization: `Bearer ${production}` });
+    const written = lines.slice(before);
+    expect(written.length).toBeGreaterThanOrEqual(encoded.length);
+    for (const line of written) expect(line).not.toContain(production.slice(-40));
+    const urls = written.map((line) => (JSON.parse(line) as LogLine).url);
+    expect(urls.filter((url) => url === '/api/v1/leads?x=[redacted]&limit=1')).toHaveLength(encoded.length);
+  });
 });
 
 describe('the log format of a real `serve` process', () => {

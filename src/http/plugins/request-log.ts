@@ -18,23 +18,30 @@ export const REDACTED = '[redacted]';
 
 const KEY_PREFIX = /ll_(?:prod|dev|site)_/i;
 
+/** Percent-escapes decoded byte by byte: never throws on malformed ones, and a key's characters are ASCII. */
+const decodeLeniently = (text: string) => text.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+/** Whether a part of a URL holds a key once decoded, however many times it was percent-encoded. */
+function hidesKey(part: string): boolean {
+  let text = part;
+  for (;;) {
+    if (KEY_PREFIX.test(text)) return true;
+    const decoded = decodeLeniently(text);
+    // each round makes the text shorter, so this ends
+    if (decoded === text) return false;
+    text = decoded;
+  }
+}
+
 /**
  * Replaces key-shaped text in a URL: literally or percent-encoded in any
- * way (each path segment, query name and value is also checked decoded).
+ * way, any number of times over (each path segment, query name and value is
+ * also checked decoded until nothing is left to decode).
  */
 export function redactKeys(url: string): string {
   const literal = url.replace(KEY_SHAPED, REDACTED);
   if (!literal.includes('%')) return literal;
-  return literal.replace(/[^/?&=#;]+/g, (part) => {
-    if (!part.includes('%')) return part;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-    return KEY_PREFIX.test(decoded) ? REDACTED : part;
-  });
+  return literal.replace(/[^/?&=#;]+/g, (part) => (part.includes('%') && hidesKey(part) ? REDACTED : part));
 }
 
 /** whether a header value (an X-Request-Id) holds something key-shaped, which is then not logged */
