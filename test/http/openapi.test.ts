@@ -296,7 +296,7 @@ interface FullOperation extends Operation {
 describe('C8.1: a reference for the developers who call the API', () => {
   let t: TestApp;
   let doc: OpenApiDocument & {
-    info: { license?: { name?: string; identifier?: string; url?: string } };
+    info: { license?: { name?: string; identifier?: string; url?: string }; contact?: { name?: string } };
     servers?: { url: string; description?: string }[];
     tags?: { name: string; description?: string }[];
     webhooks?: Record<string, Record<string, FullOperation>>;
@@ -344,11 +344,12 @@ describe('C8.1: a reference for the developers who call the API', () => {
     });
   });
 
-  it('every tag has a description; the document names its license and a server', () => {
+  it('every tag has a description; the document names its license, a contact (Spectral\'s info-contact) and a server', () => {
     expect(doc.tags?.length).toBeGreaterThanOrEqual(7);
     for (const tag of doc.tags ?? []) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20);
     expect(doc.info.license?.name).toBe('Apache-2.0');
     expect(doc.info.license?.identifier ?? doc.info.license?.url).toBeDefined();
+    expect(doc.info.contact?.name).toBe('Leadlight');
     expect(doc.servers?.length).toBeGreaterThan(0);
     for (const server of doc.servers ?? []) expect(server.url).toMatch(/^(\/|https?:\/\/)/);
   });

@@ -140,6 +140,8 @@ export const openapi = fp(
           version: '1.0.0',
           description: DESCRIPTION,
           license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+          // the project (it has no public address yet: the package names no repository)
+          contact: { name: 'Leadlight' },
         },
         servers: [
           { url: '/', description: 'The Leadlight that serves this document' },
