@@ -10,6 +10,7 @@ import { useEffect } from 'react';
 import { api } from '../api';
 import { adoptSession, useSession } from '../session';
 import type { Session } from '../types';
+import { DataAttribution } from './attribution';
 import { ErrorState, Loading } from './states';
 
 const NAV = [
@@ -97,6 +98,7 @@ export function AppLayout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <DataAttribution />
     </div>
   );
 }
