@@ -95,7 +95,8 @@ export const NOT_TENANT: Record<string, string> = {
   'GET /t.js': 'the tracker script: one public file for every site; no data',
   'OPTIONS /e': 'the CORS preflight of the events endpoint: no key, no body, no data',
   'GET /docs': 'the API reference page (static HTML, CONTRACT C8.1); no data',
-  'GET /docs/js/scalar.js': "the API reference's script, bundled in its package; no data",
+  'GET /docs/js/scalar.js': "the API reference's script, bundled in its package: redirects to its content address; no data",
+  'GET /docs/js/:file': "the API reference's script at its content address, compressed; no data",
   'GET /docs/openapi.json': 'the API description, as the reference reads it; no data',
   'GET /docs/openapi.yaml': 'the API description in YAML; no data',
 };

@@ -63,6 +63,9 @@ describe('/docs: its page and script (C9.9)', () => {
     const legacy = await raw(`${base}/docs/js/scalar.js`);
     expect(legacy.status).toBe(302);
     expect(legacy.headers.location).toBe(new URL(scriptUrl).pathname);
+    const other = await raw(`${base}/docs/js/scalar.0000000000000000.js`);
+    expect(other.status).toBe(404);
+    expect(JSON.parse(other.body.toString('utf8'))).toMatchObject({ error: 'not_found' });
   });
 
   it('Brotli when accepted, gzip when only gzip is, identity otherwise: the same bytes, cacheable for a year, immutable', async () => {

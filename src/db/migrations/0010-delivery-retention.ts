@@ -11,5 +11,8 @@ export function deliveryRetentionMigration(): Migration {
     async up(db: Kysely<unknown>) {
       await db.schema.createIndex('webhook_deliveries_created_idx').on('webhook_deliveries').columns(['workspace_id', 'created_at']).execute();
     },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('webhook_deliveries_created_idx').execute();
+    },
   };
 }

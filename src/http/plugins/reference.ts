@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import apiReference from '@scalar/fastify-api-reference';
 import type { FastifyPluginAsync } from 'fastify';
+import { HttpError } from '../errors.js';
 import { REFERENCE_CSS } from './reference-theme.js';
 import { encodedScript, prepareScript, scriptAddress } from './reference-script.js';
 
@@ -57,7 +58,9 @@ export const referenceRoutes: FastifyPluginAsync = async (app) => {
     return html;
   });
 
-  app.get(`${DOCS_PATH}/${scriptPath}`, { schema: { hide: true } }, async (request, reply) => {
+  // one route for the script whatever its address (the route table stays the same across versions); any other name is 404
+  app.get<{ Params: { file: string } }>(`${DOCS_PATH}/js/:file`, { schema: { hide: true } }, async (request, reply) => {
+    if (`js/${request.params.file}` !== scriptPath) throw new HttpError('not_found', 'no such file');
     const { encoding, body } = await encodedScript(request.headers['accept-encoding']);
     reply.header('content-type', 'application/javascript; charset=utf-8');
     reply.header('cache-control', `public, max-age=${YEAR_SECONDS}, immutable`);
