@@ -3,7 +3,8 @@
  * stores: people who went through everything (tracked visits from their own
  * address, identifies, a conversion, identities and leads written with
  * Idempotency-Keys, a rename, a static list and a rule segment, scores and
- * personalities, webhook deliveries delivered, failed and pending) are
+ * personalities, an address queued for reverse DNS, webhook deliveries
+ * delivered, failed and pending) are
  * erased by email and by visitor id, and then every column of every table
  * is searched for their email, name, visitor ids, identity ids and address:
  * nothing. The same search finds a person who was not erased everywhere the
@@ -139,7 +140,7 @@ describe.each(storeKinds())('erasure leaves nothing of the person on %s (C8.4)',
 
     // the search sees everything the erased people left before their erasure
     const before = await scanTables(t.db.database, { ...termsOf(byEmail) });
-    for (const table of ['identities', 'events', 'visitors', 'sessions', 'leads', 'webhook_deliveries', 'idempotency_keys', 'list_members', 'personalities', 'intelligence_due']) {
+    for (const table of ['identities', 'events', 'visitors', 'sessions', 'leads', 'webhook_deliveries', 'idempotency_keys', 'list_members', 'personalities', 'intelligence_due', 'reverse_dns_due']) {
       expect(Object.keys({ ...before['visitor 1'], ...before['identity 1'] }), table).toContain(table);
     }
 
