@@ -14,7 +14,8 @@
  * turn serve the whole queue while no socket is read and no connection is
  * accepted (Node accepts one connection per turn), so that new connections
  * waited seconds before the server saw them. The rest are granted in the
- * next turns, after the loop has polled.
+ * next turns, after the loop has polled; and while connections are being
+ * accepted, one per turn, so that a burst of them is accepted quickly.
  * No Fastify here: admission.ts binds it to requests.
  */
 
@@ -52,10 +53,24 @@ export class FairGate {
   readonly #grantsPerTurn: number;
   #grantedThisTurn = 0;
   #turnScheduled = false;
+  /** the grants of the current turn: one while connections are being accepted */
+  #turnBudget: number;
+  #acceptedThisTurn = false;
 
   constructor(private readonly options: FairGateOptions) {
     this.#perTenantQueue = Math.max(1, Math.ceil(options.maxQueued / 2));
     this.#grantsPerTurn = Math.max(1, options.grantsPerTurn ?? Number.POSITIVE_INFINITY);
+    this.#turnBudget = this.#grantsPerTurn;
+  }
+
+  /**
+   * A connection was accepted in this turn. Node accepts one per turn, so
+   * more may be waiting (a client opening 512 at once): the next turn grants
+   * one slot only, so that the loop comes back to accept the next sooner.
+   */
+  connectionAccepted(): void {
+    this.#acceptedThisTurn = true;
+    this.#scheduleTurn();
   }
 
   get inFlight(): number {
@@ -72,7 +87,7 @@ export class FairGate {
    * how long the request may still wait.
    */
   acquire(tenant: string, timeoutMs = this.options.queueTimeoutMs): Release | Promise<Release> {
-    if (this.#inFlight < this.options.maxInFlight && this.#queued === 0 && this.#grantedThisTurn < this.#grantsPerTurn) {
+    if (this.#inFlight < this.options.maxInFlight && this.#queued === 0 && this.#grantedThisTurn < this.#turnBudget) {
       return this.#take();
     }
     const queue = this.#queues.get(tenant);
@@ -107,6 +122,8 @@ export class FairGate {
     setImmediate(() => {
       this.#turnScheduled = false;
       this.#grantedThisTurn = 0;
+      this.#turnBudget = this.#acceptedThisTurn ? 1 : this.#grantsPerTurn;
+      this.#acceptedThisTurn = false;
       this.#next();
     });
   }
@@ -122,7 +139,7 @@ export class FairGate {
   }
 
   #next(): void {
-    while (this.#inFlight < this.options.maxInFlight && this.#queued > 0 && this.#grantedThisTurn < this.#grantsPerTurn) {
+    while (this.#inFlight < this.options.maxInFlight && this.#queued > 0 && this.#grantedThisTurn < this.#turnBudget) {
       const [tenant, queue] = this.#queues.entries().next().value as [string, Waiter[]];
       const waiter = queue.shift() as Waiter;
       this.#queues.delete(tenant);

@@ -51,6 +51,24 @@ describe('the fair gate', () => {
     expect(order).toEqual(['b', 'c', 'd']);
   });
 
+  it('issue 19: a turn that accepted a connection is followed by a turn of one grant; then the turns have their grants again', async () => {
+    const gate = new FairGate({ maxInFlight: 100, maxQueued: 100, queueTimeoutMs: 10_000, grantsPerTurn: 3 });
+    gate.connectionAccepted();
+    const slots = Array.from({ length: 8 }, (_, index) => gate.acquire(`tenant-${index}`));
+    // this turn still has its three
+    expect(slots.filter((slot) => typeof slot === 'function')).toHaveLength(3);
+    const granted: number[] = [];
+    slots.forEach((slot, index) => {
+      if (typeof slot !== 'function') void slot.then(() => granted.push(index));
+    });
+    await nextTurn();
+    await Promise.resolve();
+    expect(granted).toEqual([3]);
+    await nextTurn();
+    await Promise.resolve();
+    expect(granted).toEqual([3, 4, 5, 6]);
+  });
+
   it('issue 19: a request waits only the time it has left, and none when it has none', async () => {
     const gate = new FairGate({ maxInFlight: 1, maxQueued: 10, queueTimeoutMs: 60_000 });
     const held = gate.acquire('a') as Release;

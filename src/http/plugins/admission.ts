@@ -9,9 +9,12 @@
  *   new requests.
  * - A request that may already have waited QUEUE_TIMEOUT_MS before it was
  *   read (the event loop was held meanwhile: loop-watch.ts) is refused at
- *   once and its connection closed; what it may have waited counts against
- *   its time in the queue. So a request starts its work within
- *   QUEUE_TIMEOUT_MS of arriving, or is refused (README, "Operations").
+ *   once; what it may have waited counts against its time in the queue. So
+ *   a request starts its work within QUEUE_TIMEOUT_MS of arriving, or is
+ *   refused (README, "Operations"). Its connection stays open, as for every
+ *   overload refusal: a client told to reconnect would go through the
+ *   accept queue, which Node drains one connection per turn, and a
+ *   connection opened as the server stops would be reset.
  * - Then, before the gate's key lookup, a request waits for one of
  *   MAX_IN_FLIGHT_REQUESTS slots, fairly between credentials (the API key
  *   presented, else the client address; fair-gate.ts): a flood of one key
@@ -46,8 +49,9 @@ const WARM_UP_MS = 2000;
 /**
  * Slots granted per turn of the event loop (fair-gate.ts): a turn then does
  * at most this many requests' work before the loop reads sockets and
- * accepts a connection again. Chosen from `npm run bench:overload` at 512
- * connections (BENCHMARKS.md, "Overload tails").
+ * accepts a connection again (one while connections are being accepted).
+ * Chosen from `npm run bench:overload -- --tool wrk` at 512 connections
+ * (BENCHMARKS.md, "Overload tails").
  */
 export const GRANTS_PER_TURN = 4;
 
@@ -68,10 +72,9 @@ const MESSAGES: Record<OverloadReason, string> = {
   late: 'the request waited too long before it could be read',
 };
 
-export function overloaded(reason: string, retryAfterS = 1, closeConnection = false): HttpError {
+export function overloaded(reason: string, retryAfterS = 1): HttpError {
   return new HttpError('service_unavailable', `The server is overloaded (${reason}); try again shortly`, undefined, {
     'retry-after': String(retryAfterS),
-    ...(closeConnection ? { connection: 'close' } : {}),
   });
 }
 
@@ -144,6 +147,7 @@ export const inFlightBound = fp<AdmissionOptions>(
     /** what a connection accepted after a held loop may have waited, until its first request is read */
     const heldAtAccept = new WeakMap<Socket, number>();
     app.server.on('connection', (socket: Socket) => {
+      gate.connectionAccepted();
       const held = watch.heldFor();
       if (held > 0) heldAtAccept.set(socket, held);
     });
@@ -152,7 +156,7 @@ export const inFlightBound = fp<AdmissionOptions>(
 
     const refuse = (reason: OverloadReason): HttpError => {
       overloadLog.refused(reason);
-      return overloaded(MESSAGES[reason], 1, reason === 'late');
+      return overloaded(MESSAGES[reason]);
     };
 
     function waitForSlot(request: FastifyRequest, reply: FastifyReply, timeoutMs: number, done: (error?: Error) => void): void {
