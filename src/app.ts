@@ -22,6 +22,7 @@ import { referenceRoutes } from './http/plugins/reference.js';
 import { requestGuards } from './http/plugins/request-guards.js';
 import { logRequest, looksKeyShaped, requestLog } from './http/plugins/request-log.js';
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
+import { OverloadLog } from './http/overload-log.js';
 import { RouteTable } from './http/route-table.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
 import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
@@ -137,9 +138,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(connectionPolicy, { limits: config.http });
   await app.register(requestMetrics, { metrics });
-  await app.register(loadShedding, { config: config.admission });
+  const overloadLog = new OverloadLog(options.logger, { now: options.clock });
+  app.addHook('onClose', async () => overloadLog.close());
+  await app.register(loadShedding, { config: config.admission, overloadLog });
   await app.register(inFlightBound, {
     config: config.admission,
+    overloadLog,
     needsSlot: (request) =>
       isApiRequest(request) || request.url.startsWith(DASHBOARD_API_PREFIX) || request.url.split('?')[0] === tracking.eventsPath,
   });

@@ -77,7 +77,10 @@ export interface AdmissionConfig {
 
 export const DEFAULT_ADMISSION: AdmissionConfig = {
   maxInFlight: 16,
-  maxQueued: 128,
+  // as many as the connections a server takes (issue 19): a waiting request costs a few KiB, while a
+  // refusal at once is retried at once by a client that ignores Retry-After, and the refusals then
+  // take the CPU the work needed (BENCHMARKS.md, "Overload tails")
+  maxQueued: 1024,
   queueTimeoutMs: 1_000,
   maxEventLoopDelayMs: 200,
   // off: a busy but healthy process (an import, a burst) runs near 1 (README, "Operations")

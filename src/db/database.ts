@@ -147,7 +147,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     bulk,
     poolStats,
     writeFailure: () => ('health' in opened ? opened.health.failure : undefined),
-    probeWrites: async () => ('probeWrites' in opened ? opened.probeWrites() : true),
+    probeWrites: async () => ('probeWrites' in opened ? await opened.probeWrites() : true),
     async ping(timeoutMs?: number) {
       if (timeoutMs === undefined) {
         await sql`select 1`.execute(db);

@@ -26,7 +26,7 @@ import {
 } from 'kysely';
 import type { Schema } from './schema.js';
 import { sqliteBulk } from './sqlite-bulk.js';
-import { JOURNAL_SIZE_LIMIT_BYTES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { JOURNAL_SIZE_LIMIT_BYTES, ROOM_BYTES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import { WriteHealth } from './write-health.js';
 
 const STATEMENT_CACHE_SIZE = 512;
@@ -157,9 +157,10 @@ class LeadlightSqliteDialect extends SqliteDialect {
   }
 }
 
-/** what a write may need: room on the volume, and pages below SQLite's max_page_count */
-const ROOM_BYTES = 1024 * 1024;
+/** how long the readiness probe waits for the checkpoint it asks for (/readyz answers within about 2 s) */
+const PROBE_CHECKPOINT_MS = 1000;
 
+/** what a write may need: room on the volume, and pages below SQLite's max_page_count */
 function roomToGrow(raw: BetterSqlite3.Database, filename: string): boolean {
   const pageSize = raw.pragma('page_size', { simple: true }) as number;
   const pages = raw.pragma('page_count', { simple: true }) as number;
@@ -178,8 +179,8 @@ export interface OpenedSqlite {
   stopBackground(): Promise<void>;
   /** whether writes fail (full disk, I/O errors) */
   health: WriteHealth;
-  /** tries a tiny write (after truncating the log) while writes fail; true once one succeeds */
-  probeWrites(): boolean;
+  /** while writes fail: a checkpoint if there is room for it, then a tiny write, and room for writes; true once both */
+  probeWrites(): Promise<boolean>;
 }
 
 export function openSqlite(options: SqliteOptions): OpenedSqlite {
@@ -199,14 +200,22 @@ export function openSqlite(options: SqliteOptions): OpenedSqlite {
     raw.pragma('wal_autocheckpoint = 0');
     checkpointer = startCheckpointer(options.filename);
   }
-  const health = new WriteHealth();
+  const health = new WriteHealth(() => roomToGrow(raw, options.filename));
   const db = new Kysely<Schema>({ dialect: new LeadlightSqliteDialect(new CachingDatabase(raw, health)) });
-  const probeWrites = (): boolean => {
+  const probeWrites = async (): Promise<boolean> => {
     if (health.failure === undefined) return true;
+    if (checkpointer !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      const state = await Promise.race([
+        checkpointer.checkpointNow(),
+        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PROBE_CHECKPOINT_MS))),
+      ]);
+      clearTimeout(timer);
+      health.checkpointShort((state ?? checkpointer.state).shortBytes);
+    }
     // never inside a transaction of the service's (they span awaits on this connection)
-    if (!raw.open || raw.inTransaction) return false;
+    if (!raw.open || raw.inTransaction) return health.failure === undefined;
     try {
-      raw.pragma('wal_checkpoint(TRUNCATE)');
       const version = raw.pragma('user_version', { simple: true }) as number;
       raw.exec(`begin immediate; pragma user_version = ${version}; commit`);
       // a tiny write fits in pages already there: room to grow is what writes need

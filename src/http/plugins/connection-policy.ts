@@ -7,6 +7,11 @@
  * drains for shutdown, and the headers every answer carries
  * (`X-Content-Type-Options: nosniff`, `Cache-Control: no-store` unless the
  * route chose its own caching).
+ *
+ * Routes open to anyone, before any sign-in (the dashboard's sign-in,
+ * invitations and resets), read at most PUBLIC_BODY_LIMIT (issue 19): their
+ * bodies are an email and a password, and a larger Content-Length is refused
+ * at once, unread, instead of being read slowly from a stranger.
  */
 import http from 'node:http';
 import type net from 'node:net';
@@ -14,6 +19,9 @@ import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../config.js';
 import { HttpError } from '../errors.js';
+
+/** what a route open to anyone reads at most */
+export const PUBLIC_BODY_LIMIT = 16 * 1024;
 
 /** Node checks request and headers timeouts this often at most (its default is 30 s) */
 const MAX_CHECK_INTERVAL_MS = 1000;
@@ -99,6 +107,15 @@ export const connectionPolicy = fp<{ limits?: HttpLimits }>(
       },
     });
     app.server.maxConnections = limits.maxConnections;
+    app.addHook('onRoute', (route) => {
+      if (route.config?.dashboardAccess === 'public' && route.bodyLimit === undefined) route.bodyLimit = PUBLIC_BODY_LIMIT;
+    });
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config?.dashboardAccess !== 'public') return done();
+      const length = Number(request.headers['content-length'] ?? 0);
+      if (!(length > PUBLIC_BODY_LIMIT)) return done();
+      done(new HttpError('payload_too_large', 'request body is larger than 16 KiB', { max_bytes: PUBLIC_BODY_LIMIT }));
+    });
     app.server.headersTimeout = limits.headersTimeoutMs;
     app.addHook('onSend', (request, reply, _payload, done) => {
       reply.header('x-content-type-options', 'nosniff');

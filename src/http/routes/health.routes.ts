@@ -27,7 +27,9 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, { dat
     let writes = 'ok';
     const failure = database.writeFailure();
     if (failure !== undefined && !(await database.probeWrites())) {
-      writes = `failing since ${failure.since}: ${failure.code} (${failure.message})`;
+      const short = database.writeFailure()?.checkpointShortBytes ?? 0;
+      const copy = short > 0 ? `; the write-ahead log needs ${(short / 1_048_576).toFixed(1)} MiB more free space to be copied into the database` : '';
+      writes = `failing since ${failure.since}: ${failure.code} (${failure.message})${copy}`;
     }
     const ready = databaseState === 'ok' && writes === 'ok';
     reply.code(ready ? 200 : 503);

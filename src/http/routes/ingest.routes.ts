@@ -86,7 +86,8 @@ export const ingestRoutes: FastifyPluginAsync<IngestRouteOptions> = async (app, 
         : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? new HttpError('payload_too_large', 'request body is larger than 512 KiB', { max_bytes: MAX_EVENTS_BODY })
           : toHttpError(error, request);
-    if (httpError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // an answer of our own (an overload 503: counted by the overload warning) is not a failure to log
+    if (httpError.statusCode >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'request failed');
     return sendError(reply, httpError);
   });
 
