@@ -206,4 +206,13 @@ describe.each(storeKinds())('companies as accounts on %s (C6.9)', (kind) => {
     expect(scores).toEqual([...scores].sort((a, b) => (a === null ? 1 : b === null ? -1 : b - a)));
     expect((await dashboard(base, viewer, 'GET', '/companies?sort=name')).status).toBe(400);
   });
+
+  it('C7.4: every role reads a company\'s engagement and activity in the dashboard; without a session, nobody does', async () => {
+    const paths = [`/companies/${network.id as string}/engagement`, `/companies/${network.id as string}/activity`, '/companies?sort=-account_score'];
+    for (const role of ['viewer', 'member', 'admin']) {
+      const session = await signIn(base, await member(t, workspace.id, role));
+      for (const path of paths) expect((await dashboard(base, session, 'GET', path)).status, `${role} ${path}`).toBe(200);
+    }
+    for (const path of paths) expect((await dashboard(base, undefined, 'GET', path)).status, path).toBe(401);
+  });
 });

@@ -176,7 +176,10 @@ describe.each(storeKinds())('company enrichment on %s (C6.7)', (kind) => {
 
   it('C6.7: up to 3 redirects are followed within the registrable domain; a 4th, or one to another registrable domain, fails and changes nothing', async () => {
     const at = (host: string, path: string) => `http://${host}:${sites.port}${path}`;
-    sites.redirect('three-hops.com', '/', at('three-hops.com', '/one'));
+    // the first answer sets a cookie: no cookie is ever sent back
+    sites.route('three-hops.com', '/', (_request, response) =>
+      response.writeHead(301, { location: at('three-hops.com', '/one'), 'set-cookie': 'session=abc; Path=/; Domain=three-hops.com' }).end(),
+    );
     sites.redirect('three-hops.com', '/one', '/two', 302);
     sites.redirect('three-hops.com', '/two', at('www.three-hops.com', '/three'), 307);
     sites.page('www.three-hops.com', '/three', homePage({ siteName: 'Three Hops', description: 'Found after three redirects' }));
@@ -193,6 +196,9 @@ describe.each(storeKinds())('company enrichment on %s (C6.7)', (kind) => {
     expect(await enrich()).toBe(3);
 
     expect(await companyById(three.id)).toMatchObject({ name: 'Three Hops', description: 'Found after three redirects' });
+    const threeHops = sites.seen.filter((entry) => entry.host.endsWith('three-hops.com'));
+    expect(threeHops.map((entry) => entry.path)).toEqual(['/', '/one', '/two', '/three']);
+    for (const entry of threeHops) expect(entry.headers.cookie).toBeUndefined();
     expect(await companyById(four.id)).toEqual(four);
     expect(await companyById(away.id)).toEqual(away);
     expect(sites.hits('www.four-hops.com')).toBe(0);
@@ -296,6 +302,13 @@ describe.each(storeKinds())('company enrichment on %s (C6.7)', (kind) => {
     expect(await queued(cyberdyne.id)).toMatchObject({ failures: 0, due_at: new Date(now + 30 * DAY_MS).toISOString() });
     expect(await companyById(stark.id)).toMatchObject({ name: 'Stark', description: 'Stark from its website', main_industry: '' });
     expect(await queued(stark.id)).toMatchObject({ failures: 1, last_error: 'provider: the provider answered 500', due_at: new Date(now + DAY_MS).toISOString() });
+
+    // a month later, without the provider: the website refreshes what it wrote, never what the provider did
+    sites.page('cyberdyne.com', '/', page('Cyberdyne Systems'));
+    now += 30 * DAY_MS;
+    expect(await enrich()).toBe(3);
+    expect(await companyById(wayne.id)).toMatchObject({ name: 'Wayne Enterprises', description: 'A conglomerate', employees: '201-500', main_industry: 'Manufacturing' });
+    expect(await companyById(cyberdyne.id)).toMatchObject({ name: 'Cyberdyne Systems', description: 'Cyberdyne Systems from its website' });
   });
 
   it('C6.7: without ENRICHMENT_ALLOW_PRIVATE, a website whose name resolves to a loopback address, or a loopback address itself, is refused and never reached', async () => {
