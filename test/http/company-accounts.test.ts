@@ -22,8 +22,8 @@ type Item = Record<string, unknown>;
 const DAY_MS = 86_400_000;
 /** an ISP's address (Videotron): no company */
 const HOME = '24.48.0.1';
-/** Plus.line AG (AS206564): a business network that names its company (C6.1) */
-const BUSINESS = '193.99.144.80';
+/** Deutsche Bank AG (AS8373): a business network that names its company (C6.5) */
+const BUSINESS = '129.35.230.10';
 
 const midnight = (at: number) => Date.parse(`${new Date(at).toISOString().slice(0, 10)}T00:00:00.000Z`);
 
@@ -60,7 +60,7 @@ describe.each(storeKinds())('companies as accounts on %s (C6.9)', (kind) => {
     // someone at another company, from home
     await send([pageView(emailed, '/blog', ago(30 * 60_000)), identify(emailed, { email: 'dana@acme-accounts.com', name: 'Dana' }, ago(29 * 60_000))], HOME);
     await t.services.intelligence.runWorkspace(workspace.id);
-    network = (await all(base, workspace, '/companies?name=plus.line'))[0]!;
+    network = (await all(base, workspace, '/companies?name=deutsche bank'))[0]!;
     acme = (await all(base, workspace, '/companies?domain=acme-accounts.com'))[0]!;
     expect(network).toBeDefined();
     expect(acme).toBeDefined();
