@@ -146,6 +146,8 @@ export interface Config {
   /** lead intelligence (C6): the worker every `serve` process runs */
   intelligence: IntelligenceConfig;
   webhooks: WebhookConfig;
+  /** company enrichment from websites and a provider (C6.7) */
+  enrichment: EnrichmentConfig;
 }
 
 export interface IntelligenceConfig {
@@ -187,6 +189,34 @@ export interface WebhookConfig {
 }
 
 export const DEFAULT_WEBHOOKS: WebhookConfig = { allowPrivate: false, retryBaseMs: 5_000, pollMs: 1_000 };
+
+/** Company enrichment (CONTRACT C6.7; docs/intelligence.md, "Enrichment"). */
+export interface EnrichmentConfig {
+  /** ENRICHMENT=off: neither websites nor the provider are read */
+  enabled: boolean;
+  /** ENRICHMENT_WEBSITE_URL: the page read for a company, `{domain}` replaced */
+  websiteUrl: string;
+  /** ENRICHMENT_PROVIDER_URL: a provider's URL with `{domain}`, when one is used */
+  providerUrl: string | undefined;
+  /** ENRICHMENT_PROVIDER_TOKEN: sent to the provider as a Bearer token */
+  providerToken: string | undefined;
+  /** ENRICHMENT_ALLOW_PRIVATE=1: websites on loopback and private addresses are read (tests, closed networks) */
+  allowPrivate: boolean;
+  /** ENRICHMENT_TIMEOUT_MS: how long one source may take, redirects included */
+  timeoutMs: number;
+  /** ENRICHMENT_POLL_MS: how often each process looks for companies due */
+  pollMs: number;
+}
+
+export const DEFAULT_ENRICHMENT: EnrichmentConfig = {
+  enabled: true,
+  websiteUrl: 'https://{domain}/',
+  providerUrl: undefined,
+  providerToken: undefined,
+  allowPrivate: false,
+  timeoutMs: 5_000,
+  pollMs: 5_000,
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -387,6 +417,44 @@ function admission(env: Env): AdmissionConfig {
   };
 }
 
+/** An http(s) URL with `{domain}` in it (ENRICHMENT_WEBSITE_URL, ENRICHMENT_PROVIDER_URL). */
+function domainUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.replaceAll('{domain}', 'example.com'));
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || !['http:', 'https:'].includes(url.protocol) || !raw.includes('{domain}')) {
+    throw new ConfigError(`${name} must be an http:// or https:// URL containing {domain}, such as https://{domain}/ (got "${raw}")`);
+  }
+  return raw;
+}
+
+function enrichment(env: Env): EnrichmentConfig {
+  const d = DEFAULT_ENRICHMENT;
+  const providerUrl = domainUrl(env, 'ENRICHMENT_PROVIDER_URL');
+  const providerToken = read(env, 'ENRICHMENT_PROVIDER_TOKEN');
+  if (providerToken !== undefined && !/^[\x21-\x7e]{1,4096}$/.test(providerToken)) {
+    throw new ConfigError(`ENRICHMENT_PROVIDER_TOKEN must be 1 to 4096 visible ASCII characters without spaces (got ${providerToken.length} characters)`);
+  }
+  if (providerToken !== undefined && providerUrl === undefined) {
+    throw new ConfigError('ENRICHMENT_PROVIDER_TOKEN is set but ENRICHMENT_PROVIDER_URL is not: set the provider\'s URL, or remove the token');
+  }
+  return {
+    enabled: flag(env, 'ENRICHMENT', d.enabled),
+    websiteUrl: domainUrl(env, 'ENRICHMENT_WEBSITE_URL') ?? d.websiteUrl,
+    providerUrl,
+    providerToken,
+    allowPrivate: flag(env, 'ENRICHMENT_ALLOW_PRIVATE', d.allowPrivate),
+    timeoutMs: integer(env, 'ENRICHMENT_TIMEOUT_MS', d.timeoutMs, 10, 30_000),
+    // at most 50 s between rounds, so that a new company is enriched within 60 s
+    pollMs: integer(env, 'ENRICHMENT_POLL_MS', d.pollMs, 10, 50_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
   const parsed = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? DEFAULT_SQLITE_FILE, poolSize);
@@ -437,5 +505,6 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_WEBHOOKS.retryBaseMs, 1, 3_600_000),
       pollMs: integer(env, 'WEBHOOK_POLL_MS', DEFAULT_WEBHOOKS.pollMs, 10, 86_400_000),
     },
+    enrichment: enrichment(env),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Starts one API process: opens and migrates the store, creates the demo
  * workspace on the first start of an empty embedded database (CONTRACT C1.2),
- * listens, runs the webhook delivery worker (C8.5), and runs the tracking maintenance job (partitions, retention,
+ * listens, runs the webhook delivery worker (C8.5), the intelligence and
+ * enrichment workers (C6), and runs the tracking maintenance job (partitions, retention,
  * salts: C5.8) every hour. Signals and shutdown belong to the caller (the
  * `serve` command).
  */
@@ -159,7 +160,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const address = await app.listen({ host: config.host, port: config.port });
     const url = displayUrl(address);
     if (demo !== undefined) printDemo(options.output, demo, url);
-    const services = createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks, intelligence: config.intelligence });
+    const services = createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks, intelligence: config.intelligence, enrichment: config.enrichment });
     const maintenance = services.trackingMaintenance;
     maintenance.start(MAINTENANCE_INTERVAL_MS, (error) => logger.warn({ err: error }, 'tracking maintenance failed; it runs again within the hour'));
     const intelligence = config.intelligence.worker ? services.intelligence : undefined;
@@ -170,6 +171,11 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const reverseDns = config.intelligence.worker && config.intelligence.reverseDns ? services.reverseDns : undefined;
     reverseDns?.start(config.intelligence.intervalMs, (error) =>
       logger.warn({ err: error }, 'reverse DNS round failed; its visitors are tried again when their claims end'),
+    );
+    // companies are enriched by the processes that run the intelligence worker, unless ENRICHMENT=off (C6.7)
+    const enrichment = config.intelligence.worker && config.enrichment.enabled ? services.enrichment : undefined;
+    enrichment?.start(config.enrichment.pollMs, (error) =>
+      logger.warn({ err: error }, 'company enrichment round failed; its companies are tried again when their claims end'),
     );
     // every process drains the webhook outbox (C8.5)
     const webhooks = services.webhookWorker;
@@ -184,6 +190,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
         await maintenance.stop();
         await intelligence?.stop();
         await reverseDns?.stop();
+        await enrichment?.stop();
         await webhooks.stop();
         await database.close();
       },

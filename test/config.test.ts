@@ -7,7 +7,17 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/program.js';
-import { ConfigError, DEFAULT_ADMISSION, DEFAULT_HTTP_LIMITS, DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, loadConfig, type Config } from '../src/config.js';
+import {
+  ConfigError,
+  DEFAULT_ADMISSION,
+  DEFAULT_ENRICHMENT,
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_INTELLIGENCE,
+  DEFAULT_TRACKING,
+  DEFAULT_WEBHOOKS,
+  loadConfig,
+  type Config,
+} from '../src/config.js';
 
 describe('configuration (C1.3)', () => {
   it('C1.3: the defaults, with DATABASE_URL resolved to an absolute path', () => {
@@ -28,6 +38,7 @@ describe('configuration (C1.3)', () => {
       admission: DEFAULT_ADMISSION,
       intelligence: DEFAULT_INTELLIGENCE,
       webhooks: DEFAULT_WEBHOOKS,
+      enrichment: DEFAULT_ENRICHMENT,
     };
     expect(config).toEqual(expected);
     expect(config.database.kind === 'sqlite' && path.isAbsolute(config.database.filename)).toBe(true);
@@ -109,6 +120,16 @@ describe('configuration (C1.3)', () => {
     ['QUEUE_TIMEOUT_MS', '0'],
     ['MAX_EVENT_LOOP_UTILIZATION', '1.5'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '1s'],
+    ['ENRICHMENT', 'sometimes'],
+    ['ENRICHMENT_WEBSITE_URL', 'https://example.com/'],
+    ['ENRICHMENT_WEBSITE_URL', 'ftp://{domain}/'],
+    ['ENRICHMENT_PROVIDER_URL', 'not a url {domain}'],
+    ['ENRICHMENT_PROVIDER_URL', 'https://provider.example/companies'],
+    ['ENRICHMENT_PROVIDER_TOKEN', 'has a space'],
+    ['ENRICHMENT_ALLOW_PRIVATE', 'perhaps'],
+    ['ENRICHMENT_TIMEOUT_MS', '9'],
+    ['ENRICHMENT_TIMEOUT_MS', '30001'],
+    ['ENRICHMENT_POLL_MS', '50001'],
   ])('C1.3: %s=%s throws a ConfigError of one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {
@@ -194,6 +215,32 @@ describe('configuration (C1.3)', () => {
   it('C1.3: a bad METRICS_TOKEN is reported without echoing it', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'tooshort' })).toThrow(/^METRICS_TOKEN must be [^\n]*\(got 8 characters\)$/);
     expect(() => loadConfig({ METRICS_TOKEN: 'tooshort' })).not.toThrow(/tooshort/);
+  });
+
+  it('C6.7: the enrichment variables are read, and a token without a provider is refused in one line', () => {
+    expect(
+      loadConfig({
+        ENRICHMENT: 'off',
+        ENRICHMENT_WEBSITE_URL: 'http://127.0.0.1:8080/sites/{domain}/',
+        ENRICHMENT_PROVIDER_URL: 'https://provider.example/v2/companies/find?domain={domain}',
+        ENRICHMENT_PROVIDER_TOKEN: 'sk_live_abc',
+        ENRICHMENT_ALLOW_PRIVATE: '1',
+        ENRICHMENT_TIMEOUT_MS: '30000',
+        ENRICHMENT_POLL_MS: '50000',
+      }).enrichment,
+    ).toEqual({
+      enabled: false,
+      websiteUrl: 'http://127.0.0.1:8080/sites/{domain}/',
+      providerUrl: 'https://provider.example/v2/companies/find?domain={domain}',
+      providerToken: 'sk_live_abc',
+      allowPrivate: true,
+      timeoutMs: 30_000,
+      pollMs: 50_000,
+    });
+    expect(loadConfig({ ENRICHMENT_TIMEOUT_MS: '10' }).enrichment.timeoutMs).toBe(10);
+    expect(() => loadConfig({ ENRICHMENT_PROVIDER_TOKEN: 'sk_live_abc' })).toThrow(
+      /^ENRICHMENT_PROVIDER_TOKEN is set but ENRICHMENT_PROVIDER_URL is not[^\n]*$/,
+    );
   });
 
   it('C1.3: a bad value stops `serve` before it starts, with one line on stderr', async () => {

@@ -22,9 +22,11 @@ import { UserSessionsRepository } from '../../src/repositories/operator/user-ses
 import { WebhookQueueRepository } from '../../src/repositories/operator/webhook-queue.repository.js';
 import { WorkspacesRepository } from '../../src/repositories/operator/workspaces.repository.js';
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
+import { AccountActivityRepository } from '../../src/repositories/tenant/account-activity.repository.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
 import { CompanyRulesRepository } from '../../src/repositories/tenant/company-rules.repository.js';
+import { EnrichmentQueueRepository } from '../../src/repositories/tenant/enrichment-queue.repository.js';
 import { ErasureRepository } from '../../src/repositories/tenant/erasure.repository.js';
 import { EventsRepository, type LoggedEvent } from '../../src/repositories/tenant/events.repository.js';
 import { IdempotencyRepository } from '../../src/repositories/tenant/idempotency.repository.js';
@@ -158,6 +160,7 @@ const visitor: Visitor = {
   created_at: AT,
   aggregates: '{}',
   network: null,
+  company_id: null,
 };
 
 const session: Session = {
@@ -338,6 +341,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     listByCompany: [one([ID, FIRST_PAGE])],
     pageAfter: [one([ID, 500])],
     findWithCompany: [one([ID])],
+    peopleOfCompany: [one([ID, 1000])],
     firstByVisitor: [one([ID])],
   }),
   tenant('activity.repository', ActivityRepository, {
@@ -378,8 +382,37 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     findByDomain: [one(['acme.com'])],
     findByName: [one(['Acme Inc'])],
     insertMany: [
-      one([[{ id: ID, name: 'Acme', domain: 'acme.com', description: null, employees: '51-200', main_industry: null, created_at: AT }]]),
+      one([[{ id: ID, name: 'Acme', domain: 'acme.com', description: null, employees: '51-200', main_industry: null, created_at: AT }]], 'written by a person (an import)'),
+      one([[{ id: ID, name: 'Acme', domain: 'acme.com', description: '', employees: '', main_industry: '', created_at: AT, auto_fields: { name: 'domain' } }]], 'found by lead intelligence'),
     ],
+    findWithSources: [one([ID])],
+    writeFound: [
+      one([ID, { name: 'Acme Robotics', description: 'Robots' }, { name: 'website', description: 'website' }], 'a name and a description'),
+      one([ID, {}, { name: 'website' }], 'the sources only'),
+    ],
+    recordSeen: [one([new Map([[ID, AT]])])],
+    setAccountScore: [one([ID, 42])],
+    listAccounts: [
+      one([{}, '-created_at', FIRST_PAGE], 'newest first'),
+      one([{ name: 'acme', domain: 'acme.com' }, '-last_seen', FIRST_PAGE], 'latest visit first, filtered'),
+      one([{}, '-account_score', DEEP_PAGE], 'best score first, deep page'),
+    ],
+  }),
+  tenant('enrichment-queue.repository', EnrichmentQueueRepository, {
+    schedule: [one([[ID], AT])],
+    scheduleNew: [one([[ID, ID], AT])],
+    claim: [one([AT, AT, 'claim-token', 20])],
+    finish: [
+      one([ID, 'claim-token', { next: AT, at: AT, error: null }], 'every source answered'),
+      one([ID, 'claim-token', { next: AT, at: AT, error: 'website: answered 500' }], 'a source failed'),
+    ],
+    forget: [one([ID, 'claim-token'])],
+    find: [one([ID])],
+  }),
+  tenant('account-activity.repository', AccountActivityRepository, {
+    sessionsSince: [one([ID, AT])],
+    pageViewsSince: [one([ID, AT, 10])],
+    activity: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
   }),
   tenant('lists.repository', ListsRepository, {
     ...exists,
@@ -408,6 +441,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     claim: [one([AT, AT, 'claim-token', 200])],
     finish: [one([ID, 'claim-token', null], 'done: forgotten'), one([ID, 'claim-token', AT], 'due again later')],
     countDue: [one([AT])],
+    markCompanyVisitors: [one([ID, AT])],
   }),
   tenant('company-rules.repository', CompanyRulesRepository, {
     insert: [one([{ id: ID, match_kind: 'asn', match_value: '64500', company_id: ID, not_a_company: false, created_at: AT }])],
@@ -447,6 +481,12 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     idsAfter: [one([ID, 500])],
     identifiedIds: [one([ID, 500])],
     setAggregates: [one([ID, '{}', null])],
+    setCompany: [one([ID, ID])],
+    setCompanyOfIdentity: [one([ID, ID])],
+    companiesOf: [one([[ID, ID]])],
+    countForCompany: [one([ID, AT])],
+    lastSeenOfCompany: [one([ID])],
+    forCompany: [one([ID, AT, 5000])],
   }),
   tenant('sessions.repository', SessionsRepository, {
     find: [one([ID])],

@@ -117,6 +117,27 @@ export interface CompaniesTable {
   employees: string | null;
   main_industry: string | null;
   created_at: Timestamp;
+  /** which fields an automatic source wrote, `{field: "domain"|"network"|"website"|"provider"}` (C6.7); null is {} */
+  auto_fields: NullableJsonColumn;
+  /** the latest visit of any of its visitors (C6.9, C9.4) */
+  last_seen: Timestamp | null;
+  /** its account score, 0–100, kept by the intelligence worker (C6.9); null before the first */
+  account_score: number | null;
+}
+
+/** Companies whose enrichment is due at `due_at` (C6.7), claimed by a worker with a lease. */
+export interface EnrichmentQueueTable {
+  workspace_id: WorkspaceColumn;
+  company_id: string;
+  due_at: Timestamp;
+  claim: string | null;
+  claimed_until: Timestamp | null;
+  /** failed attempts in a row */
+  failures: ColumnType<number, number, number>;
+  last_attempt_at: Timestamp | null;
+  last_error: string | null;
+  /** the last attempt whose every source answered */
+  enriched_at: Timestamp | null;
 }
 
 export interface VisitorListsTable {
@@ -303,6 +324,8 @@ export interface VisitorsTable {
   aggregates: NullableJsonColumn;
   /** the network of the visitor's latest events (class, AS, organisation, company), JSON */
   network: NullableJsonColumn;
+  /** the company its visits name: its identity's, else its network's (C6.9) */
+  company_id: string | null;
 }
 
 /** A workspace's rule naming the company of an AS number, a CIDR range or a domain, or no company (C6.8). */
@@ -451,6 +474,7 @@ export interface Schema {
   company_rules: CompanyRulesTable;
   reverse_dns_due: ReverseDnsDueTable;
   reverse_dns_cache: ReverseDnsCacheTable;
+  enrichment_queue: EnrichmentQueueTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
@@ -476,6 +500,7 @@ export const TENANT_TABLES = [
   'workspace_settings',
   'company_rules',
   'reverse_dns_due',
+  'enrichment_queue',
 ] as const;
 export type TenantTable = (typeof TENANT_TABLES)[number];
 

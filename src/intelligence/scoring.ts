@@ -57,7 +57,8 @@ export interface LeadScore {
   reasons: string[];
 }
 
-interface Reason {
+/** A reason and the points behind it (the strongest are shown). */
+export interface Reason {
   points: number;
   text: string;
 }
@@ -68,7 +69,8 @@ const same = (a: string | null | undefined, list: readonly string[]) =>
 const times = (count: number) => (count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`);
 const days = (count: number) => (count === 1 ? '1 day' : `${count} days`);
 
-function engagement(aggregates: VisitorAggregates, now: string): { value: number; reasons: Reason[] } {
+/** The engagement points of the last 30 days (before they are turned into 0–50) and their reasons. */
+export function engagementPoints(aggregates: VisitorAggregates, now: string): { points: number; reasons: Reason[] } {
   let points = 0;
   /** days in the window with events: a day kept in the aggregates but older than the window is not a day the visitor came back */
   let activeDays = 0;
@@ -90,7 +92,6 @@ function engagement(aggregates: VisitorAggregates, now: string): { value: number
       perKind.set(kind, entry);
     }
   }
-  const value = Math.round((50 * points) / (points + HALF_ENGAGEMENT_POINTS));
   const reasons: Reason[] = [];
   for (const [kind, entry] of perKind) {
     if (entry.points <= 0) continue;
@@ -107,10 +108,21 @@ function engagement(aggregates: VisitorAggregates, now: string): { value: number
     reasons.push({ points: entry.points, text });
   }
   if (activeDays >= 3) reasons.push({ points: activeDays, text: `came back on ${days(activeDays)}` });
-  return { value, reasons };
+  return { points, reasons };
 }
 
-function fit(profile: FitProfile, ideal: IdealCustomer): { value: number; reasons: Reason[] } {
+/** Engagement points as 0–50: `half` points give 25, and 50 is approached, never reached. */
+export function engagementValue(points: number, half = HALF_ENGAGEMENT_POINTS): number {
+  return Math.round((50 * points) / (points + half));
+}
+
+function engagement(aggregates: VisitorAggregates, now: string): { value: number; reasons: Reason[] } {
+  const { points, reasons } = engagementPoints(aggregates, now);
+  return { value: engagementValue(points), reasons };
+}
+
+/** The fit points of one person (0–50) and their reasons. */
+export function fit(profile: FitProfile, ideal: IdealCustomer): { value: number; reasons: Reason[] } {
   const reasons: Reason[] = [];
   let value = 0;
   const company = profile.company;
@@ -146,9 +158,13 @@ export function scoreLead(aggregates: VisitorAggregates, profile: FitProfile, id
   const engaged = engagement(aggregates, now);
   const fitted = fit(profile, ideal);
   const score = engaged.value + fitted.value;
-  const reasons = [...engaged.reasons, ...fitted.reasons]
+  return { score, fit: fitted.value, engagement: engaged.value, status: statusOf(score), reasons: strongest([...engaged.reasons, ...fitted.reasons]) };
+}
+
+/** The texts of the strongest reasons, at most five, strongest first. */
+export function strongest(reasons: readonly Reason[]): string[] {
+  return [...reasons]
     .sort((a, b) => b.points - a.points || a.text.localeCompare(b.text))
     .slice(0, MAX_REASONS)
     .map((reason) => reason.text);
-  return { score, fit: fitted.value, engagement: engaged.value, status: statusOf(score), reasons };
 }

@@ -181,7 +181,7 @@ order by
 limit
   $3;
 
--- CompaniesRepository.insertMany
+-- CompaniesRepository.insertMany: written by a person (an import)
 insert into
   "companies" (
     "workspace_id",
@@ -193,7 +193,249 @@ insert into
     "description",
     "employees",
     "main_industry",
-    "created_at"
+    "created_at",
+    "auto_fields"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+
+-- CompaniesRepository.insertMany: found by lead intelligence
+insert into
+  "companies" (
+    "workspace_id",
+    "id",
+    "name",
+    "name_normalized",
+    "domain",
+    "domain_normalized",
+    "description",
+    "employees",
+    "main_industry",
+    "created_at",
+    "auto_fields"
+  )
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+
+-- CompaniesRepository.findWithSources
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "auto_fields"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and "id" = $2;
+
+-- CompaniesRepository.writeFound: a name and a description
+update "companies"
+set
+  "name" = $1,
+  "description" = $2,
+  "auto_fields" = $3,
+  "name_normalized" = $4
+where
+  "companies"."workspace_id" = $5
+  and "id" = $6
+returning
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at";
+
+-- CompaniesRepository.writeFound: the sources only
+update "companies"
+set
+  "auto_fields" = $1
+where
+  "companies"."workspace_id" = $2
+  and "id" = $3
+returning
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at";
+
+-- CompaniesRepository.recordSeen
+update "companies"
+set
+  "last_seen" = $1
+where
+  "companies"."workspace_id" = $2
+  and "id" = $3
+  and (
+    "last_seen" is null
+    or "last_seen" < $4
+  );
+
+-- CompaniesRepository.setAccountScore
+update "companies"
+set
+  "account_score" = $1
+where
+  "companies"."workspace_id" = $2
+  and "id" = $3
+  and (
+    "account_score" is null
+    or "account_score" <> $4
+  );
+
+-- CompaniesRepository.listAccounts: newest first
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "last_seen",
+  "account_score",
+  (
+    select
+      count(*) as "n"
+    from
+      "identities"
+    where
+      "identities"."workspace_id" = $1
+      and "identities"."company_id" = "companies"."id"
+  ) as "people",
+  (
+    select
+      count(*) as "n"
+    from
+      "visitors"
+    where
+      "visitors"."workspace_id" = $2
+      and "visitors"."company_id" = "companies"."id"
+  ) as "visitors"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $3
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $4
+offset
+  $5;
+
+-- CompaniesRepository.listAccounts: latest visit first, filtered
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and "name_normalized" like $2 escape '\'
+  and "domain_normalized" = $3;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "last_seen",
+  "account_score",
+  (
+    select
+      count(*) as "n"
+    from
+      "identities"
+    where
+      "identities"."workspace_id" = $1
+      and "identities"."company_id" = "companies"."id"
+  ) as "people",
+  (
+    select
+      count(*) as "n"
+    from
+      "visitors"
+    where
+      "visitors"."workspace_id" = $2
+      and "visitors"."company_id" = "companies"."id"
+  ) as "visitors"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $3
+  and "name_normalized" like $4 escape '\'
+  and "domain_normalized" = $5
+order by
+  "last_seen" desc nulls last,
+  "id" desc
+limit
+  $6
+offset
+  $7;
+
+-- CompaniesRepository.listAccounts: best score first, deep page
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "last_seen",
+  "account_score",
+  (
+    select
+      count(*) as "n"
+    from
+      "identities"
+    where
+      "identities"."workspace_id" = $1
+      and "identities"."company_id" = "companies"."id"
+  ) as "people",
+  (
+    select
+      count(*) as "n"
+    from
+      "visitors"
+    where
+      "visitors"."workspace_id" = $2
+      and "visitors"."company_id" = "companies"."id"
+  ) as "visitors"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $3
+order by
+  "account_score" desc nulls last,
+  "id" desc
+limit
+  $4
+offset
+  $5;

@@ -173,7 +173,7 @@ order by
 limit
   ?;
 
--- CompaniesRepository.insertMany
+-- CompaniesRepository.insertMany: written by a person (an import)
 insert into
   "companies" (
     "workspace_id",
@@ -185,7 +185,249 @@ insert into
     "description",
     "employees",
     "main_industry",
-    "created_at"
+    "created_at",
+    "auto_fields"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- CompaniesRepository.insertMany: found by lead intelligence
+insert into
+  "companies" (
+    "workspace_id",
+    "id",
+    "name",
+    "name_normalized",
+    "domain",
+    "domain_normalized",
+    "description",
+    "employees",
+    "main_industry",
+    "created_at",
+    "auto_fields"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- CompaniesRepository.findWithSources
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "auto_fields"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "id" = ?;
+
+-- CompaniesRepository.writeFound: a name and a description
+update "companies"
+set
+  "name" = ?,
+  "description" = ?,
+  "auto_fields" = ?,
+  "name_normalized" = ?
+where
+  "companies"."workspace_id" = ?
+  and "id" = ?
+returning
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at";
+
+-- CompaniesRepository.writeFound: the sources only
+update "companies"
+set
+  "auto_fields" = ?
+where
+  "companies"."workspace_id" = ?
+  and "id" = ?
+returning
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at";
+
+-- CompaniesRepository.recordSeen
+update "companies"
+set
+  "last_seen" = ?
+where
+  "companies"."workspace_id" = ?
+  and "id" = ?
+  and (
+    "last_seen" is null
+    or "last_seen" < ?
+  );
+
+-- CompaniesRepository.setAccountScore
+update "companies"
+set
+  "account_score" = ?
+where
+  "companies"."workspace_id" = ?
+  and "id" = ?
+  and (
+    "account_score" is null
+    or "account_score" <> ?
+  );
+
+-- CompaniesRepository.listAccounts: newest first
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "last_seen",
+  "account_score",
+  (
+    select
+      count(*) as "n"
+    from
+      "identities"
+    where
+      "identities"."workspace_id" = ?
+      and "identities"."company_id" = "companies"."id"
+  ) as "people",
+  (
+    select
+      count(*) as "n"
+    from
+      "visitors"
+    where
+      "visitors"."workspace_id" = ?
+      and "visitors"."company_id" = "companies"."id"
+  ) as "visitors"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- CompaniesRepository.listAccounts: latest visit first, filtered
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "name_normalized" like ? escape '\'
+  and "domain_normalized" = ?;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "last_seen",
+  "account_score",
+  (
+    select
+      count(*) as "n"
+    from
+      "identities"
+    where
+      "identities"."workspace_id" = ?
+      and "identities"."company_id" = "companies"."id"
+  ) as "people",
+  (
+    select
+      count(*) as "n"
+    from
+      "visitors"
+    where
+      "visitors"."workspace_id" = ?
+      and "visitors"."company_id" = "companies"."id"
+  ) as "visitors"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "name_normalized" like ? escape '\'
+  and "domain_normalized" = ?
+order by
+  "last_seen" desc nulls last,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- CompaniesRepository.listAccounts: best score first, deep page
+select
+  count(*) as "total"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?;
+
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at",
+  "last_seen",
+  "account_score",
+  (
+    select
+      count(*) as "n"
+    from
+      "identities"
+    where
+      "identities"."workspace_id" = ?
+      and "identities"."company_id" = "companies"."id"
+  ) as "people",
+  (
+    select
+      count(*) as "n"
+    from
+      "visitors"
+    where
+      "visitors"."workspace_id" = ?
+      and "visitors"."company_id" = "companies"."id"
+  ) as "visitors"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+order by
+  "account_score" desc nulls last,
+  "id" desc
+limit
+  ?
+offset
+  ?;

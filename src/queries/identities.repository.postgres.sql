@@ -478,6 +478,21 @@ where
   "identities"."workspace_id" = $1
   and "id" = $2;
 
+-- IdentitiesRepository.peopleOfCompany
+select
+  "email",
+  "country"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and "company_id" = $2
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $3;
+
 -- IdentitiesRepository.firstByVisitor
 select
   "id",

@@ -440,6 +440,21 @@ where
   "identities"."workspace_id" = ?
   and "id" = ?;
 
+-- IdentitiesRepository.peopleOfCompany
+select
+  "email",
+  "country"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and "company_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?;
+
 -- IdentitiesRepository.firstByVisitor
 select
   "id",

@@ -116,3 +116,23 @@ from
 where
   "intelligence_due"."workspace_id" = $1
   and "due_at" <= $2;
+
+-- IntelligenceDueRepository.markCompanyVisitors
+insert into
+  "intelligence_due" ("workspace_id", "visitor_id", "due_at")
+select
+  "visitors"."workspace_id",
+  "visitors"."id",
+  $1::timestamptz as "due_at"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $2
+  and "company_id" = $3
+order by
+  "visitors"."id"
+on conflict ("workspace_id", "visitor_id") do update
+set
+  "due_at" = $4,
+  "claim" = $5,
+  "claimed_until" = $6;

@@ -114,3 +114,23 @@ from
 where
   "intelligence_due"."workspace_id" = ?
   and "due_at" <= ?;
+
+-- IntelligenceDueRepository.markCompanyVisitors
+insert into
+  "intelligence_due" ("workspace_id", "visitor_id", "due_at")
+select
+  "visitors"."workspace_id",
+  "visitors"."id",
+  ? as "due_at"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "company_id" = ?
+order by
+  "visitors"."id"
+on conflict ("workspace_id", "visitor_id") do update
+set
+  "due_at" = ?,
+  "claim" = ?,
+  "claimed_until" = ?;

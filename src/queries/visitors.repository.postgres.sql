@@ -26,7 +26,8 @@ select
   "sessions",
   "created_at",
   "aggregates",
-  "network"
+  "network",
+  "company_id"
 from
   "visitors"
 where
@@ -62,7 +63,8 @@ insert into
     "sessions",
     "created_at",
     "aggregates",
-    "network"
+    "network",
+    "company_id"
   )
 select
   $1::uuid as "workspace_id",
@@ -83,7 +85,8 @@ select
   unnest($16::integer[]) as "sessions",
   unnest($17::timestamptz[]) as "created_at",
   unnest($18::jsonb[]) as "aggregates",
-  unnest($19::jsonb[]) as "network";
+  unnest($19::jsonb[]) as "network",
+  unnest($20::uuid[]) as "company_id";
 
 -- VisitorsRepository.update
 update "visitors"
@@ -127,7 +130,8 @@ select
   "sessions",
   "created_at",
   "aggregates",
-  "network"
+  "network",
+  "company_id"
 from
   "visitors"
 where
@@ -169,3 +173,67 @@ set
 where
   "visitors"."workspace_id" = $3
   and "id" = $4;
+
+-- VisitorsRepository.setCompany
+update "visitors"
+set
+  "company_id" = $1
+where
+  "visitors"."workspace_id" = $2
+  and "id" = $3;
+
+-- VisitorsRepository.setCompanyOfIdentity
+update "visitors"
+set
+  "company_id" = $1
+where
+  "visitors"."workspace_id" = $2
+  and "identity_id" = $3;
+
+-- VisitorsRepository.companiesOf
+select distinct
+  "company_id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "id" in ($2, $3)
+  and "company_id" is not null;
+
+-- VisitorsRepository.countForCompany
+select
+  count(*) as "visitors",
+  count(distinct "identity_id") as "identities"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "company_id" = $2
+  and "last_seen" >= $3;
+
+-- VisitorsRepository.lastSeenOfCompany
+select
+  max("last_seen") as "last_seen"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "company_id" = $2;
+
+-- VisitorsRepository.forCompany
+select
+  "id",
+  "identity_id",
+  "last_seen",
+  "last_country",
+  "aggregates"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "company_id" = $2
+  and "last_seen" >= $3
+order by
+  "last_seen" desc
+limit
+  $4;

@@ -23,7 +23,8 @@ select
   "sessions",
   "created_at",
   "aggregates",
-  "network"
+  "network",
+  "company_id"
 from
   "visitors"
 where
@@ -59,10 +60,12 @@ insert into
     "sessions",
     "created_at",
     "aggregates",
-    "network"
+    "network",
+    "company_id"
   )
 values
   (
+    ?,
     ?,
     ?,
     ?,
@@ -126,7 +129,8 @@ select
   "sessions",
   "created_at",
   "aggregates",
-  "network"
+  "network",
+  "company_id"
 from
   "visitors"
 where
@@ -168,3 +172,67 @@ set
 where
   "visitors"."workspace_id" = ?
   and "id" = ?;
+
+-- VisitorsRepository.setCompany
+update "visitors"
+set
+  "company_id" = ?
+where
+  "visitors"."workspace_id" = ?
+  and "id" = ?;
+
+-- VisitorsRepository.setCompanyOfIdentity
+update "visitors"
+set
+  "company_id" = ?
+where
+  "visitors"."workspace_id" = ?
+  and "identity_id" = ?;
+
+-- VisitorsRepository.companiesOf
+select distinct
+  "company_id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "id" in (?, ?)
+  and "company_id" is not null;
+
+-- VisitorsRepository.countForCompany
+select
+  count(*) as "visitors",
+  count(distinct "identity_id") as "identities"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "company_id" = ?
+  and "last_seen" >= ?;
+
+-- VisitorsRepository.lastSeenOfCompany
+select
+  max("last_seen") as "last_seen"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "company_id" = ?;
+
+-- VisitorsRepository.forCompany
+select
+  "id",
+  "identity_id",
+  "last_seen",
+  "last_country",
+  "aggregates"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "company_id" = ?
+  and "last_seen" >= ?
+order by
+  "last_seen" desc
+limit
+  ?;

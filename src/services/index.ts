@@ -6,7 +6,7 @@
  * `forWorkspace`, with a WorkspaceId that a key, a session or the CLI's
  * workspace lookup produced.
  */
-import { DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type IntelligenceConfig, type TrackingConfig, type WebhookConfig } from '../config.js';
+import { DEFAULT_ENRICHMENT, DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type EnrichmentConfig, type IntelligenceConfig, type TrackingConfig, type WebhookConfig } from '../config.js';
 import type { Store } from '../repositories/index.js';
 import type { WorkspaceId } from '../tenancy/workspace-id.js';
 import { AccountsService } from './operator/accounts.service.js';
@@ -20,6 +20,7 @@ import type { WorkspacesService } from './operator/workspaces.service.js';
 import { CompanyRulesCache } from './intelligence/company-rules-cache.js';
 import { SystemPtrResolver, type PtrResolver } from './intelligence/reverse-dns.js';
 import { ReverseDnsWorker } from './intelligence/reverse-dns-worker.js';
+import { EnrichmentWorker } from './enrichment/worker.js';
 import { SettingsCache } from './intelligence/settings-cache.js';
 import { RecomputeService } from './intelligence/recompute.service.js';
 import { IntelligenceWorker } from './intelligence/worker.js';
@@ -55,6 +56,8 @@ export interface Services {
   sessions: SessionsService;
   /** delivers the webhook outbox (C8.5); every API process starts one */
   webhookWorker: WebhookDeliveryWorker;
+  /** enriches companies from their websites and the provider (C6.7); every API process starts one unless ENRICHMENT=off */
+  enrichment: EnrichmentWorker;
   /** signs and checks list cursors (C8.3) */
   cursors: CursorsService;
   /** the services of one workspace */
@@ -69,6 +72,8 @@ export interface ServiceOptions {
   geolocator?: Geolocator;
   /** webhook delivery settings (C8.5) */
   webhooks?: Partial<WebhookConfig>;
+  /** company enrichment settings (C6.7) */
+  enrichment?: Partial<EnrichmentConfig>;
   /** told when the geolocation database cannot be read */
   onGeolocationError?: (error: unknown, file: string) => void;
   /** reverse DNS (C6.6): on or off, and the resolvers asked */
@@ -102,6 +107,7 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
     recompute: new RecomputeService(store, settings),
     cursors: new CursorsService(store),
     webhookWorker: new WebhookDeliveryWorker(store, webhooks),
+    enrichment: new EnrichmentWorker(store, { ...DEFAULT_ENRICHMENT, ...options.enrichment }),
     forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId), webhooks, rules),
   };
 }

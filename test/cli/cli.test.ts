@@ -11,6 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
 import { migrations } from '../../src/db/migrations/index.js';
+import { nameFromDomain } from '../../src/intelligence/email-domain.js';
 import { createTestApp, TIMESTAMP, UUID, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { importRows } from '../helpers/fixtures.js';
 import { createEmptyDatabase, storeKinds, tempDir } from '../helpers/stores.js';
@@ -741,11 +742,17 @@ describe.each(storeKinds())('the operator CLI on %s', (kind) => {
 
       const companies = await pages(key, '/api/v1/companies');
       expect(companies).toHaveLength(counts.companies as number);
-      // companies the demo made, and those lead intelligence named after a visitor's business network (no domain: C6.1)
-      for (const company of companies.filter((entry) => entry.domain !== '')) {
+      // companies the demo's people work at, and those lead intelligence named after a visitor's business network (no domain: C6.1);
+      // the first were made from email domains and enriched from the demo's simulated websites and provider (C6.7)
+      const fromEmails = companies.filter((entry) => entry.domain !== '');
+      expect(fromEmails.length).toBeGreaterThan(10);
+      for (const company of fromEmails) {
         expect(company.domain).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/);
         expect(company.main_industry).toEqual(expect.stringMatching(/\S/));
         expect(company.name).toEqual(expect.stringMatching(/\S/));
+        expect(company.name, 'a name from the website, not from the domain').not.toBe(nameFromDomain(company.domain as string));
+        expect(company.description).toEqual(expect.stringMatching(/\S/));
+        expect(company.employees).toMatch(/^\d+-\d+$/);
       }
 
       const identities = await pages(key, '/api/v1/identities');

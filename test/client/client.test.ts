@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
-import { BROWSER_UA, createSiteKey, pageView } from '../helpers/tracking.js';
+import { BROWSER_UA, createSiteKey, identify, pageView } from '../helpers/tracking.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 describe.each(storeKinds())('@leadlight/client on %s', (kind) => {
@@ -89,6 +89,23 @@ describe.each(storeKinds())('@leadlight/client on %s', (kind) => {
     const grace = viewers.data.find((user) => user.email === email);
     expect(grace?.workspace_role).toBe('viewer');
     expect(await client.users.get(grace?.id as string)).toEqual(grace);
+  });
+
+  it('C6.9: companies.engagement and companies.activity read a company as an account', async () => {
+    const site = await createSiteKey(t, workspace);
+    const visitor = randomUUID();
+    const email = `pat-${randomUUID()}@initech-client.com`;
+    const batch = { key: site.key, events: [pageView(visitor, '/pricing'), identify(visitor, { email, name: 'Pat' })] } as Parameters<LeadlightClient['events']['send']>[0];
+    expect(await client.events.send(batch, { headers: { 'user-agent': BROWSER_UA } })).toMatchObject({ accepted: 2 });
+    const [company] = (await client.companies.list({ domain: 'initech-client.com' })).data;
+    const engagement = await client.companies.engagement(company!.id, { days: 7 });
+    expect(engagement).toMatchObject({ visitors: 1, identities: 1, sessions: 1, page_views: 1, top_pages: [{ path: '/pricing', views: 1 }] });
+    expect(engagement.score).toBeGreaterThan(0);
+    expect((await client.companies.engagement(company!.id)).visitors).toBe(1);
+    const activity = await client.companies.activity(company!.id, { limit: 1 }).toArray();
+    expect(activity.map((entry) => entry.what)).toEqual([`Identified as ${email}`, 'Viewed Title of /pricing']);
+    await expect(client.companies.engagement(company!.id, { days: 0 })).rejects.toMatchObject({ code: 'invalid_request', status: 400 });
+    await expect(client.companies.activity(randomUUID()).toArray()).rejects.toMatchObject({ code: 'not_found', status: 404 });
   });
 
   it('C8.4: leads.delete removes a lead (then not_found); erasures.create erases a person and answers the counts', async () => {

@@ -130,6 +130,8 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/companies': { kind: 'list', resource: 'companies' },
   'GET /api/v1/companies/:id': { kind: 'read', resource: 'companies' },
   'GET /api/v1/companies/:id/identities': { kind: 'children', parent: 'companies', child: 'identities', paged: true },
+  'GET /api/v1/companies/:id/engagement': { kind: 'detail', resource: 'companies' },
+  'GET /api/v1/companies/:id/activity': { kind: 'children', parent: 'companies', child: 'activity', paged: true },
   'GET /api/v1/lists': { kind: 'list', resource: 'lists' },
   'POST /api/v1/lists': { kind: 'create', resource: 'lists', body: { name: 'matrix list' } },
   'GET /api/v1/lists/:id': { kind: 'read', resource: 'lists' },
@@ -153,6 +155,8 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/identities/:id/personalities': { kind: 'children', parent: 'identities', child: 'personalities', paged: false },
   'GET /dashboard/api/companies': { kind: 'list', resource: 'companies' },
   'GET /dashboard/api/companies/:id': { kind: 'read', resource: 'companies' },
+  'GET /dashboard/api/companies/:id/engagement': { kind: 'detail', resource: 'companies' },
+  'GET /dashboard/api/companies/:id/activity': { kind: 'children', parent: 'companies', child: 'activity', paged: true },
   'GET /dashboard/api/lists': { kind: 'list', resource: 'lists' },
   'GET /dashboard/api/lists/:id': { kind: 'read', resource: 'lists' },
   'GET /dashboard/api/lists/:id/identities': { kind: 'children', parent: 'lists', child: 'identities', paged: true },
@@ -376,7 +380,8 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
       users: own.users,
     },
     children: {
-      activity: { [shared.identities]: set(shared.activity, own.activity), [own.identities]: set(extraActivity) },
+      // a company's activity (C6.9) is its identities': the shared company's is the shared identity's
+      activity: { [shared.identities]: set(shared.activity, own.activity), [own.identities]: set(extraActivity), [shared.companies]: set(shared.activity, own.activity) },
       personalities: { [shared.identities]: set(shared.personalities), [own.identities]: set(own.personalities) },
       identities: { [shared.companies]: set(shared.identities), [shared.lists]: set(shared.identities) },
     },

@@ -39,8 +39,13 @@ const GENEROUS_ADMISSION = {
   QUEUE_TIMEOUT_MS: '600000',
 };
 
+/**
+ * Company enrichment (C6.7) reads companies' websites on the internet: off
+ * in test processes unless a test turns it on, with local servers standing
+ * in for the websites (test/helpers/websites.ts).
+ */
 function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, LOG_LEVEL: 'warn', LEADLIGHT_DEMO: '0', ...GENEROUS_ADMISSION, ...env };
+  return { ...process.env, LOG_LEVEL: 'warn', LEADLIGHT_DEMO: '0', ENRICHMENT: 'off', ...GENEROUS_ADMISSION, ...env };
 }
 
 export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {

@@ -38,6 +38,9 @@ export const LEAST_ROLE: Record<string, Access> = {
   'GET /dashboard/api/identities/:id/personalities': 'viewer',
   'GET /dashboard/api/companies': 'viewer',
   'GET /dashboard/api/companies/:id': 'viewer',
+  // C6.9, C9.4: a company as an account (engagement, activity) is read by every member of the workspace
+  'GET /dashboard/api/companies/:id/engagement': 'viewer',
+  'GET /dashboard/api/companies/:id/activity': 'viewer',
   'GET /dashboard/api/lists': 'viewer',
   'GET /dashboard/api/lists/:id': 'viewer',
   'GET /dashboard/api/lists/:id/identities': 'viewer',

@@ -53,6 +53,9 @@ const ENDPOINTS: Record<string, string[]> = {
   '/api/v1/lists/{id}/identities': ['get', 'post'],
   '/api/v1/lists/{id}/identities/{identity_id}': ['delete'],
   '/api/v1/users/{id}': ['get'],
+  // C6.9
+  '/api/v1/companies/{id}/engagement': ['get'],
+  '/api/v1/companies/{id}/activity': ['get'],
   // C8.4, C8.5
   '/api/v1/erasures': ['post'],
   '/api/v1/webhooks': ['get', 'post'],
@@ -177,14 +180,14 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
     }
   });
 
-  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 9 of C6, company rules (C6.8), and deletion, erasure and webhooks (C8.4, C8.5)', () => {
+  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 11 of C6, company rules (C6.8), and deletion, erasure and webhooks (C8.4, C8.5)', () => {
     const apiPaths = Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/'));
     expect(apiPaths.sort()).toEqual(Object.keys(ENDPOINTS).sort());
     for (const [path, methods] of Object.entries(ENDPOINTS)) {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(37);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(39);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {
@@ -267,9 +270,11 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
   });
 });
 
-/** The webhook event types of CONTRACT C8.5, and the test event. */
+/** The webhook event types of CONTRACT C8.5 (and C10.2's company events), and the test event. */
 const WEBHOOK_EVENTS = [
   'webhook.test',
+  'company.created',
+  'company.updated',
   'lead.created',
   'lead.updated',
   'lead.deleted',

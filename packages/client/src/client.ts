@@ -16,6 +16,8 @@ import { IDEMPOTENCY_KEY_HEADER, retryingFetch, type RetryOptions } from './retr
 import type {
   Activity,
   Company,
+  CompanyEngagement,
+  CompanyEngagementQuery,
   CompanyListQuery,
   CompanyRule,
   CompanyRuleCreate,
@@ -214,6 +216,21 @@ export function createClient(options: ClientOptions) {
       /** getCompany */
       get: (id: string, call?: CallOptions): Promise<Company> =>
         unwrap(api.GET('/api/v1/companies/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+      /** getCompanyEngagement: its visitors, sessions, page views, top pages and account score over the last `days` days (CONTRACT C6.9) */
+      engagement: (id: string, query?: CompanyEngagementQuery, call?: CallOptions): Promise<CompanyEngagement> =>
+        unwrap(api.GET('/api/v1/companies/{id}/engagement', { params: { path: { id }, query }, ...callInit(call) })).then((body) => body.data),
+      /** listCompanyActivity: its identities' activity and its anonymous visitors' page views, newest first */
+      activity: (id: string, query?: ListQuery<'listCompanyActivity'>, call?: CallOptions) =>
+        list<Activity>(
+          (q) =>
+            toPage(
+              api.GET('/api/v1/companies/{id}/activity', {
+                params: { path: { id }, query: q as ListQuery<'listCompanyActivity'> },
+                ...callInit(call),
+              }),
+            ),
+          query,
+        ),
     },
 
     lists: {

@@ -36,6 +36,9 @@ export type IdentityCreate = BodyOf<'createIdentity'>;
 export type IdentityUpdate = BodyOf<'updateIdentity'>;
 export type IdentityListQuery = ListQuery<'listIdentities'>;
 export type CompanyListQuery = ListQuery<'listCompanies'>;
+/** a company as an account: its engagement over a window, and its account score (CONTRACT C6.9) */
+export type CompanyEngagement = operations['getCompanyEngagement']['responses'][200]['content']['application/json']['data'];
+export type CompanyEngagementQuery = QueryOf<'getCompanyEngagement'>;
 export type UserListQuery = ListQuery<'listUsers'>;
 export type ErasureCreate = BodyOf<'createErasure'>;
 export type ErasureCounts = operations['createErasure']['responses'][200]['content']['application/json']['data'];

@@ -13,6 +13,8 @@ import { integrationsMigration } from './0006-integrations.js';
 import { pageCountsMigration } from './0007-page-counts.js';
 import { deliveryRetentionMigration } from './0010-delivery-retention.js';
 import { companySourcesMigration } from './0011-company-sources.js';
+import { enrichmentMigration } from './0012a-enrichment.js';
+import { accountsMigration as companyAccountsMigration } from './0012b-accounts.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -25,6 +27,8 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0007-page-counts': pageCountsMigration,
   '0010-delivery-retention': deliveryRetentionMigration,
   '0011-company-sources': companySourcesMigration,
+  '0012a-enrichment': enrichmentMigration,
+  '0012b-accounts': companyAccountsMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */

@@ -35,7 +35,7 @@ const TAGS = [
   { name: 'users', description: 'The members of your workspace (read only; managed in the dashboard or with `npx leadlight user invite`).' },
   { name: 'tracking', description: 'The endpoint the browser tracker (`/t.js`) sends events to, with a publishable site key instead of an API key.' },
   { name: 'erasures', description: 'Erasing a person (CONTRACT C8.4): their identities, activity, personalities, tracked events, list memberships and leads, in one transaction.' },
-  { name: 'webhooks', description: 'Webhook endpoints, their deliveries and test events (CONTRACT C8.5); and what Leadlight sends to your endpoints when leads, identities and list memberships change: a JSON body `{type, timestamp, data}` signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`).' },
+  { name: 'webhooks', description: 'Webhook endpoints, their deliveries and test events (CONTRACT C8.5); and what Leadlight sends to your endpoints when leads, identities, list memberships and companies change: a JSON body `{type, timestamp, data}` signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`).' },
 ];
 
 const HEADERS: Record<string, { description: string; schema: Record<string, unknown> }> = {

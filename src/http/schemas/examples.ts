@@ -105,6 +105,20 @@ export const COMPANY_EXAMPLE = {
   created_at: CREATED,
 };
 
+export const ENGAGEMENT_EXAMPLE = {
+  visitors: 7,
+  identities: 2,
+  sessions: 12,
+  page_views: 41,
+  last_seen: UPDATED,
+  top_pages: [
+    { path: '/pricing', views: 9 },
+    { path: '/docs/api', views: 6 },
+  ],
+  score: 68,
+  score_reasons: ['visited pricing 9 times this week', 'business email at a 51-200 company', '7 people visited in the last 30 days', 'an ideal company size (51-200)'],
+};
+
 export const LIST_EXAMPLE = {
   id: EXAMPLE_IDS.list,
   name: 'Evaluating pricing',

@@ -7,8 +7,8 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Uuid } from '../../schemas/fields.js';
-import { IdentitySchema, LeadSchema } from '../../schemas/resources.js';
-import { EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE } from './examples.js';
+import { CompanySchema, IdentitySchema, LeadSchema } from '../../schemas/resources.js';
+import { COMPANY_EXAMPLE, EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE } from './examples.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -109,6 +109,24 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
     description: 'Sent when an identity is removed from a visitor list, by hand or by the list\'s rule.',
     data: ListMembership,
     example: MEMBERSHIP_EXAMPLE,
+  },
+  {
+    type: 'company.created',
+    operationId: 'companyCreatedWebhook',
+    summary: 'A company was found',
+    description:
+      'Sent when lead intelligence makes a company: from a business email\'s domain, or from the network of a visitor (CONTRACT C6.1). `data` is the company as it was made: its name made from the domain or the network, the other fields empty until enrichment fills them (`company.updated`).',
+    data: ref(CompanySchema.$id as string),
+    example: { ...COMPANY_EXAMPLE, name: 'Acme', description: '', employees: '', main_industry: '' },
+  },
+  {
+    type: 'company.updated',
+    operationId: 'companyUpdatedWebhook',
+    summary: 'A company was enriched',
+    description:
+      'Sent when enrichment writes a company\'s fields from its website or the data provider (CONTRACT C6.7): at most once a month per company, never over what a person or a client wrote. `data` is the company as it is after the change.',
+    data: ref(CompanySchema.$id as string),
+    example: COMPANY_EXAMPLE,
   },
   {
     type: 'webhook.test',

@@ -156,6 +156,18 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return row?.company_id ?? null;
   }
 
+  /** The email and country of a company's people (its identities), newest first, at most `limit` (C6.9: its best fit). */
+  async peopleOfCompany(companyId: string, limit: number): Promise<{ email: string | null; country: string | null }[]> {
+    return this.scope
+      .selectFrom('identities')
+      .select(['email', 'country'])
+      .where('company_id', '=', companyId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   /** Links the identity to a company (C6.1). */
   async setCompany(id: string, companyId: string): Promise<void> {
     await this.scope

@@ -4,9 +4,11 @@
  * request usually needs one or two of them.
  */
 import type { TenantScope } from '../scope/tenant-scope.js';
+import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
 import { CompanyRulesRepository } from './company-rules.repository.js';
+import { EnrichmentQueueRepository } from './enrichment-queue.repository.js';
 import { ErasureRepository } from './erasure.repository.js';
 import { EventsRepository } from './events.repository.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
@@ -46,6 +48,8 @@ export interface TenantRepositories {
   webhooks: WebhooksRepository;
   companyRules: CompanyRulesRepository;
   reverseDnsDue: ReverseDnsDueRepository;
+  enrichmentQueue: EnrichmentQueueRepository;
+  accountActivity: AccountActivityRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -69,6 +73,8 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   webhooks: WebhooksRepository,
   companyRules: CompanyRulesRepository,
   reverseDnsDue: ReverseDnsDueRepository,
+  enrichmentQueue: EnrichmentQueueRepository,
+  accountActivity: AccountActivityRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

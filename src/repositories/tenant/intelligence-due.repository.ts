@@ -61,6 +61,27 @@ export class IntelligenceDueRepository extends TenantRepository {
   }
 
   /**
+   * Marks due at `at` every visitor whose visits name the company (its
+   * size or industry changed: C6.7), in visitor id order, the order
+   * ingestion marks them in, so the two never wait for each other in a circle.
+   */
+  async markCompanyVisitors(companyId: string, at: string): Promise<void> {
+    const when = this.codec.kind === 'postgres' ? sql<string>`${at}::timestamptz` : sql<string>`${at}`;
+    await this.scope
+      .insertSelect(
+        'intelligence_due',
+        ['visitor_id', 'due_at'],
+        this.scope
+          .selectFrom('visitors')
+          .select(['visitors.workspace_id', 'visitors.id', when.as('due_at')])
+          .where('company_id', '=', companyId)
+          .orderBy('visitors.id') as never,
+      )
+      .onConflict((conflict) => conflict.columns(['workspace_id', 'visitor_id']).doUpdateSet({ due_at: at, claim: null, claimed_until: null }))
+      .execute();
+  }
+
+  /**
    * Claims up to `limit` visitors due by `now` and not held by a live lease,
    * for `token` until `until`; answers their ids.
    */

@@ -17,6 +17,16 @@ export type Visitor = Omit<Selectable<VisitorsTable>, 'workspace_id' | 'aggregat
   network: string | null;
 };
 
+/** What a company's account score reads of each of its visitors (C6.9). */
+export interface CompanyVisitor {
+  id: string;
+  identity_id: string | null;
+  last_seen: string;
+  last_country: string | null;
+  /** running aggregates, JSON text */
+  aggregates: string | null;
+}
+
 const COLUMNS: Record<keyof Visitor, ColumnKind> = {
   id: 'uuid',
   identity_id: 'uuid',
@@ -36,10 +46,12 @@ const COLUMNS: Record<keyof Visitor, ColumnKind> = {
   created_at: 'timestamptz',
   aggregates: 'jsonb',
   network: 'jsonb',
+  company_id: 'uuid',
 };
 
 const SELECTED = Object.keys(COLUMNS) as (keyof Visitor)[];
-const CHANGING = SELECTED.filter((column) => column !== 'id' && column !== 'created_at');
+/** company_id is written by its own statements (setCompany…): a visitor's update never carries a stale one over a change */
+const CHANGING = SELECTED.filter((column) => column !== 'id' && column !== 'created_at' && column !== 'company_id');
 
 export class VisitorsRepository extends TenantRepository {
   /**
@@ -82,6 +94,69 @@ export class VisitorsRepository extends TenantRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => row.id);
+  }
+
+  /** Sets the company a visitor's visits name (C6.9). */
+  async setCompany(id: string, companyId: string | null): Promise<void> {
+    await this.scope
+      .template('visitors.setCompany', (q) => q.updateTable('visitors').set({ company_id: param('company') }).where('id', '=', param('id')))
+      .all({ id, company: companyId });
+  }
+
+  /** Sets the company of every visitor of an identity (its email named one: C6.1, C6.9). */
+  async setCompanyOfIdentity(identityId: string, companyId: string): Promise<void> {
+    await this.scope
+      .template('visitors.setCompanyOfIdentity', (q) =>
+        q.updateTable('visitors').set({ company_id: param('company') }).where('identity_id', '=', param('identity')),
+      )
+      .all({ identity: identityId, company: companyId });
+  }
+
+  /** The companies the visits of these visitors name, each once. */
+  async companiesOf(visitorIds: readonly string[]): Promise<string[]> {
+    if (visitorIds.length === 0) return [];
+    const rows = await this.scope
+      .selectFrom('visitors')
+      .select('company_id')
+      .distinct()
+      .where('id', 'in', visitorIds)
+      .where('company_id', 'is not', null)
+      .execute();
+    return rows.map((row) => row.company_id as string);
+  }
+
+  /** A company's visitors seen since `since` (C6.9): how many, and how many of them are identities. */
+  async countForCompany(companyId: string, since: string): Promise<{ visitors: number; identities: number }> {
+    const row = await this.scope
+      .selectFrom('visitors')
+      .select((eb) => [eb.fn.countAll().as('visitors'), eb.fn.count('identity_id').distinct().as('identities')])
+      .where('company_id', '=', companyId)
+      .where('last_seen', '>=', since)
+      .executeTakeFirstOrThrow();
+    return { visitors: this.codec.count(row.visitors), identities: this.codec.count(row.identities) };
+  }
+
+  /** The latest visit of any of a company's visitors; null when it has none. */
+  async lastSeenOfCompany(companyId: string): Promise<string | null> {
+    const row = await this.scope
+      .selectFrom('visitors')
+      .select((eb) => eb.fn.max('last_seen').as('last_seen'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
+    return (row?.last_seen as string | null | undefined) ?? null;
+  }
+
+  /** A company's visitors seen since `since`, with what its account score reads (C6.9), at most `limit`, latest first. */
+  async forCompany(companyId: string, since: string, limit: number): Promise<CompanyVisitor[]> {
+    const rows = await this.scope
+      .selectFrom('visitors')
+      .select(['id', 'identity_id', 'last_seen', 'last_country', 'aggregates'])
+      .where('company_id', '=', companyId)
+      .where('last_seen', '>=', since)
+      .orderBy('last_seen', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ ...row, aggregates: row.aggregates === null ? null : typeof row.aggregates === 'string' ? row.aggregates : JSON.stringify(row.aggregates) }));
   }
 
   /** Writes the running aggregates (recompute rebuilds them from the log). */

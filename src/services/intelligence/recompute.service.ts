@@ -5,17 +5,19 @@
  * Scores, personalities, segments: every visitor's running aggregates are
  * rebuilt from its events (as ingestion counts them, hosting addresses
  * left out), then the visitor is refreshed by the same code as the
- * worker's (refresh-visitor.ts). Idempotent (a personality entry is only
+ * worker's (refresh-visitor.ts), and the account scores of the companies
+ * they name (accounts.ts). Idempotent (a personality entry is only
  * written when one is due), and safe while servers run: each visitor is one
  * transaction that holds the lock ingestion takes for that visitor.
  */
 import { countEvent, emptyAggregates, trimDays, type VisitorAggregates } from '../../intelligence/aggregates.js';
-import { networkOf } from '../../intelligence/networks/visitor-network.js';
+import { networkOf, type VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
 import type { Store, TenantRepositories } from '../../repositories/index.js';
 import { formatInstant, now } from '../../schemas/instants.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import { RuleSet } from '../../intelligence/company-rules.js';
-import { companyOfEmail } from './companies.js';
+import { refreshAccount } from './accounts.js';
+import { companyOfEmail, setIdentityCompany } from './companies.js';
 import { refreshVisitor, ruleSegment, type RefreshContext, type RefreshPart } from './refresh-visitor.js';
 import type { ResolvedSettings, SettingsCache } from './settings-cache.js';
 
@@ -78,7 +80,7 @@ export class RecomputeService {
             await scope.transaction(async (repos) => {
               const link = await companyOfEmail(repos, identity.email as string, now(), rules);
               if (link === undefined) return;
-              if (identity.company_id !== link.companyId) await repos.identities.setCompany(identity.id, link.companyId);
+              if (identity.company_id !== link.companyId) await setIdentityCompany(repos, identity.id, link.companyId);
               await repos.leads.linkCompany(identity.id, link.companyId, link.match);
             });
           }
@@ -98,6 +100,7 @@ export class RecomputeService {
       parts: refreshParts,
     };
     const visitorTotal = await scope.repos.visitors.count();
+    const companies = new Set<string>();
     let after = FIRST;
     for (;;) {
       const ids = await scope.repos.visitors.idsAfter(after, PAGE);
@@ -111,11 +114,20 @@ export class RecomputeService {
           const aggregates = await rebuildAggregates(repos, id, visitor.aggregates, settings, at);
           await repos.visitors.setAggregates(id, JSON.stringify(aggregates), visitor.network);
           await refreshVisitor(repos, id, { ...context, now: at });
+          // the company its visits name (C6.9): its identity's, else its network's
+          const identityCompany = visitor.identity_id === null ? null : await repos.identities.companyOf(visitor.identity_id);
+          const company = identityCompany ?? (visitor.network === null ? null : ((JSON.parse(visitor.network) as VisitorNetwork).company_id ?? null));
+          if (company !== visitor.company_id) await repos.visitors.setCompany(id, company);
+          if (company !== null) companies.add(company);
         });
         report.visitors += 1;
         progress('visitors', report.visitors, visitorTotal);
       }
       after = ids[ids.length - 1]!;
+    }
+
+    if (refreshParts.has('scores')) {
+      for (const companyId of companies) await scope.transaction((repos) => refreshAccount(repos, companyId, settings.ideal, now()));
     }
 
     if (refreshParts.has('segments') && context.segments.length > 0) {

@@ -18,7 +18,7 @@ import { readPtr } from '../../intelligence/reverse-dns-names.js';
 import type { Store, TenantRepositories } from '../../repositories/index.js';
 import { formatInstant } from '../../schemas/instants.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
-import { companyByDomain, MATCH_CONFIDENCE, ruleLink, type CompanyLink } from './companies.js';
+import { companyByDomain, MATCH_CONFIDENCE, ruleLink, setIdentityCompany, type CompanyLink } from './companies.js';
 import type { PtrResolver } from './reverse-dns.js';
 
 /** An address's answer is kept (and the address not asked again) this long. */
@@ -155,10 +155,13 @@ async function linkAnswer(repos: TenantRepositories, visitorId: string, address:
   await repos.visitors.update({ ...visitor, network: JSON.stringify(next) });
   if (visitor.identity_id === null) {
     await repos.leads.linkVisitorCompany(visitorId, link.companyId, link.match);
+    // the visit names the company: it counts for it as an account (C6.9)
+    await repos.visitors.setCompany(visitorId, link.companyId);
   } else {
-    if ((await repos.identities.companyOf(visitor.identity_id)) === null) await repos.identities.setCompany(visitor.identity_id, link.companyId);
+    if ((await repos.identities.companyOf(visitor.identity_id)) === null) await setIdentityCompany(repos, visitor.identity_id, link.companyId);
     await repos.leads.linkCompany(visitor.identity_id, link.companyId, link.match);
   }
+  await repos.companies.recordSeen(new Map([[(await repos.visitors.find(visitorId))?.company_id ?? link.companyId, visitor.last_seen]]));
   // the company counts in the visitor's fit (C6.2)
   await repos.intelligenceDue.markDue([visitorId], at);
 }

@@ -5,13 +5,15 @@
  * database: any process may claim, none claims what another holds, a
  * process killed mid-round leaves leases that expire) and refreshes each in
  * its own transaction (refresh-visitor.ts), which also records when the
- * visitor is due again. Nothing is held in memory between rounds but the
+ * visitor is due again; then the account score of each company those
+ * visitors name (C6.9). Nothing is held in memory between rounds but the
  * settings cache.
  */
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../repositories/index.js';
 import { formatInstant } from '../../schemas/instants.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import { refreshAccount } from './accounts.js';
 import { ALL_PARTS, refreshVisitor, ruleSegment, type RefreshContext } from './refresh-visitor.js';
 import type { SettingsCache } from './settings-cache.js';
 
@@ -89,6 +91,14 @@ export class IntelligenceWorker {
               failure ??= error;
             }
           }
+        }
+      }
+      // the account scores of their companies (C6.9), one transaction each
+      for (const companyId of await scope.repos.visitors.companiesOf(claimed)) {
+        try {
+          await scope.transaction((repos) => refreshAccount(repos, companyId, round.settings.ideal, round.now));
+        } catch (error) {
+          failure ??= error;
         }
       }
       if (failure !== undefined) throw failure;

@@ -6,7 +6,9 @@
  * visitor's events of the previous 30 days back-filled as activity on its
  * first identification), every event of an identified visitor becomes an
  * activity entry, every conversion becomes one lead, and every page view
- * counts in its page's views of the day (page_counts: the overview's top pages).
+ * counts in its page's views of the day (page_counts: the overview's top pages),
+ * and each visitor names the company its identity or network names, whose
+ * last visit moves with it (C6.9).
  *
  * One visitor's events are derived by one transaction at a time: the batch
  * first takes a lock per visitor and per email it identifies (one statement,
@@ -31,7 +33,7 @@ import type { JsonObject, JsonValue } from '../../schemas/json.js';
 import { normalizeEmail } from '../../schemas/normalize.js';
 import type { TrackedEvent } from '../../schemas/tracked-events.js';
 import { newId } from '../ids.js';
-import { companyOfEmail, companyOfNetwork, networkMatch, ruleLink, type CompanyLink } from '../intelligence/companies.js';
+import { companyOfEmail, companyOfNetwork, networkMatch, ruleLink, setIdentityCompany, type CompanyLink } from '../intelligence/companies.js';
 import { activityEntry, type ActivityIdentity } from './activity-entries.js';
 import { pathOf } from './attribution.js';
 import { addToSession, belongsTo, newSession, SESSION_GAP_MS } from './sessions.js';
@@ -144,6 +146,7 @@ function blankVisitor(id: string, first: number, facts: RequestFacts): Visitor {
     created_at: facts.receivedAt,
     aggregates: null,
     network: null,
+    company_id: null,
   };
 }
 
@@ -365,7 +368,7 @@ async function identifyAndConvert(
         const byEmail = await companyOfEmail(repos, email, event.occurred_at, rules);
         if (byEmail !== undefined && (await repos.identities.companyOf(found.id)) !== byEmail.companyId) {
           // an email's company wins over a network's (C6.1)
-          await repos.identities.setCompany(found.id, byEmail.companyId);
+          await setIdentityCompany(repos, found.id, byEmail.companyId);
         }
         if (visitor.identity_id !== found.id) {
           const first = visitor.identity_id === null;
@@ -395,6 +398,7 @@ async function identifyAndConvert(
     if (event.type === 'conversion') visitorLeads.push(conversionLead(event, work, facts, (await companyNow()) ?? undefined));
   }
   if (identity !== undefined) await linkIdentityCompany(repos, work, identity.id, visitorLeads, await companyNow());
+  await placeVisitorCompany(repos, work, identity?.id);
   leads.push(...visitorLeads);
   if (visitor.identity_id !== null && visitor.identity_id !== createdHere) {
     await repos.identities.recordSeen(visitor.identity_id, {
@@ -446,7 +450,7 @@ async function linkIdentityCompany(
   }
   if (company === null) return;
   if (company.match.source !== 'email' && (await repos.identities.companyOf(identityId)) === null) {
-    await repos.identities.setCompany(identityId, company.companyId);
+    await setIdentityCompany(repos, identityId, company.companyId);
   }
   if (work.logged.some((event) => event.type === 'identify')) await repos.leads.linkCompany(identityId, company.companyId, company.match);
   for (const lead of batchLeads) {
@@ -454,6 +458,30 @@ async function linkIdentityCompany(
     lead.company_id = company.companyId;
     lead.properties = { ...lead.properties, company_match: company.match };
   }
+}
+
+/**
+ * The company the visitor's visits name (C6.9): its identity's, else its
+ * network's; written with its own statement when it changed (a new
+ * visitor is written with it).
+ */
+async function placeVisitorCompany(repos: TenantRepositories, work: VisitorWork, identityId: string | undefined): Promise<void> {
+  const identityCompany = identityId === undefined ? null : await repos.identities.companyOf(identityId);
+  const target = identityCompany ?? work.network?.company_id ?? null;
+  if (target === work.visitor.company_id) return;
+  if (!work.isNew) await repos.visitors.setCompany(work.visitor.id, target);
+  work.visitor.company_id = target;
+}
+
+/** The latest visit of each company the batch's visitors name (C6.9). */
+function companiesSeen(works: readonly VisitorWork[]): Map<string, string> {
+  const seen = new Map<string, string>();
+  for (const { visitor } of works) {
+    if (visitor.company_id === null) continue;
+    const known = seen.get(visitor.company_id);
+    if (known === undefined || known < visitor.last_seen) seen.set(visitor.company_id, visitor.last_seen);
+  }
+  return seen;
 }
 
 async function writeState(repos: TenantRepositories, works: VisitorWork[]): Promise<void> {
@@ -502,6 +530,7 @@ export async function deriveBatch(repos: TenantRepositories, incoming: IncomingE
     for (const lead of leads) await emitEvent(repos, 'lead.created', { ...lead, workspace_id: repos.webhooks.workspaceId }, facts.receivedAt);
   }
   await repos.pageCounts.add(pageViews(works));
+  await repos.companies.recordSeen(companiesSeen(works));
   // scores, personalities and segments of these visitors are due (the intelligence worker)
   await repos.intelligenceDue.markDue(works.map((work) => work.visitor.id), facts.receivedAt);
   return claimed;

@@ -10,7 +10,11 @@
  * the leads of conversions, services/tracking/derive.ts; identity.* in
  * services/tenant/identities.service.ts and derive.ts; list.member_* in
  * services/tenant/lists.service.ts (static lists) and
- * services/intelligence/refresh-visitor.ts (segments filled by their rules).
+ * services/intelligence/refresh-visitor.ts (segments filled by their rules);
+ * company.created in services/intelligence/companies.ts (a company found from
+ * an email, a network or a rule: C6.1, C10.2) and company.updated in
+ * services/enrichment/worker.ts (what enrichment wrote: C6.7). `data` of
+ * company.* is the company as the API shows it.
  */
 import type { TenantRepositories } from '../../repositories/index.js';
 import { now } from '../../schemas/instants.js';
@@ -24,6 +28,8 @@ export const WEBHOOK_EVENTS = [
   'identity.identified',
   'list.member_added',
   'list.member_removed',
+  'company.created',
+  'company.updated',
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -81,10 +81,17 @@ export async function refusalOf(raw: string, allowPrivate: boolean): Promise<str
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** A socket lookup that refuses private addresses (unless allowed), so the connection uses only checked addresses. */
-export function guardedLookup(allowPrivate: boolean) {
+/** How names are resolved: the system's resolver, or a stand-in (tests answer names of their own). */
+export type Resolve = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+/**
+ * A socket lookup that refuses private addresses (unless allowed), so the
+ * connection uses only checked addresses. Also used by company enrichment
+ * (C6.7) to read websites under the same rules.
+ */
+export function guardedLookup(allowPrivate: boolean, resolve: Resolve = dns.lookup as Resolve) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error !== null) return callback(error, '');
       const list = addresses as LookupAddress[];
       if (!allowPrivate && list.some((entry) => isPrivateAddress(entry.address))) {

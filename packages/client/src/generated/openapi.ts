@@ -225,6 +225,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/companies/{id}/engagement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a company's engagement
+         * @description The company as an account (CONTRACT C6.9): every visitor whose visits name it (its identities' visitors, and anonymous visitors whose network names it), identified or not, seen in the last `days` UTC days (today included); their sessions and page views in that window, its most viewed paths, its latest visit, and its account score (0–100: the best fit of its people plus the engagement of all of them over the last 30 days, documented in docs/intelligence.md) with the reasons behind it.
+         */
+        get: operations["getCompanyEngagement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the activity of a company
+         * @description What its people did (the activity entries of the identities linked to it) and the page views of its anonymous visitors (`who` is `Anonymous visitor`), newest first, in the shape of an identity's activity entries (CONTRACT C6.9), a page at a time.
+         */
+        get: operations["listCompanyActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lists": {
         parameters: {
             query?: never;
@@ -713,6 +753,50 @@ export interface webhooks {
          *     Delivered at least once, with the same `webhook-id` on every attempt; answer 2xx within 10 seconds, anything else is retried with exponential backoff for at least 24 hours.
          */
         post: operations["listMemberRemovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A company was found
+         * @description Sent when lead intelligence makes a company: from a business email's domain, or from the network of a visitor (CONTRACT C6.1). `data` is the company as it was made: its name made from the domain or the network, the other fields empty until enrichment fills them (`company.updated`).
+         *
+         *     Delivered at least once, with the same `webhook-id` on every attempt; answer 2xx within 10 seconds, anything else is retried with exponential backoff for at least 24 hours.
+         */
+        post: operations["companyCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A company was enriched
+         * @description Sent when enrichment writes a company's fields from its website or the data provider (CONTRACT C6.7): at most once a month per company, never over what a person or a client wrote. `data` is the company as it is after the change.
+         *
+         *     Delivered at least once, with the same `webhook-id` on every attempt; answer 2xx within 10 seconds, anything else is retried with exponential backoff for at least 24 hours.
+         */
+        post: operations["companyUpdatedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4118,6 +4202,408 @@ export interface operations {
             };
         };
     };
+    getCompanyEngagement: {
+        parameters: {
+            query?: {
+                /** @description the window: the last N UTC days, today included; 1 to 365, default 30 */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's engagement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "visitors": 7,
+                     *         "identities": 2,
+                     *         "sessions": 12,
+                     *         "page_views": 41,
+                     *         "last_seen": "2026-03-03T16:40:12.087Z",
+                     *         "top_pages": [
+                     *           {
+                     *             "path": "/pricing",
+                     *             "views": 9
+                     *           },
+                     *           {
+                     *             "path": "/docs/api",
+                     *             "views": 6
+                     *           }
+                     *         ],
+                     *         "score": 68,
+                     *         "score_reasons": [
+                     *           "visited pricing 9 times this week",
+                     *           "business email at a 51-200 company",
+                     *           "7 people visited in the last 30 days",
+                     *           "an ideal company size (51-200)"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description visitors whose visits name the company, identified or not, seen in the window */
+                            visitors: number;
+                            /** @description how many of them are identified (distinct identities) */
+                            identities: number;
+                            /** @description sessions of those visitors that started in the window */
+                            sessions: number;
+                            /** @description page views of those visitors in the window */
+                            page_views: number;
+                            /**
+                             * Format: date-time
+                             * @description the latest visit of any of its visitors, ever; null when none
+                             */
+                            last_seen: string | null;
+                            /** @description its most viewed paths in the window, at most 10, most views first */
+                            top_pages: {
+                                path: string;
+                                views: number;
+                            }[];
+                            /** @description the account score now: the best fit of its people (0–50) plus the engagement of all of them over 30 days (0–50) */
+                            score: number;
+                            /** @description what gave the most points, at most five, strongest first */
+                            score_reasons: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCompanyActivity: {
+        parameters: {
+            query?: {
+                /** @description page size, default 50; above 100 it is lowered to 100 */
+                limit?: number;
+                /** @description number of results to skip, default 0 */
+                offset?: number;
+                /** @description continue after the page that gave this cursor (from its Link rel="next" header); not with offset */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the company's activity */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0190f6a2-7277-7d9f-b061-8e2c5f7a1bd8",
+                     *           "type": "page_view",
+                     *           "who": "Ada Lovelace",
+                     *           "what": "Viewed Pricing",
+                     *           "source": "web",
+                     *           "created_at": "2026-03-03T16:40:12.087Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Activity"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listLists: {
         parameters: {
             query?: {
@@ -6678,8 +7164,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL; not a loopback or private address */
                     url: string;
-                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed */
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed")[];
+                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated */
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -7246,8 +7732,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL; not a loopback or private address */
                     url?: string;
-                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed */
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed")[];
+                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated */
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -9349,6 +9835,150 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Anything else, or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (for example, a signature that does not verify): retried like any failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    companyCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the same on every attempt of one event, so a receiver can drop the duplicates of at-least-once delivery.
+                 * @example msg_2bKq9Xv4Lw8Tz1Nc
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse messages far from your clock (replays).
+                 * @example 1772555998
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's `whsec_` secret (Standard Webhooks; verify with the `standardwebhooks` package).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "company.created",
+                 *       "timestamp": "2026-03-03T16:40:12.087Z",
+                 *       "data": {
+                 *         "id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5",
+                 *         "name": "Acme",
+                 *         "domain": "acme.example",
+                 *         "description": "",
+                 *         "employees": "",
+                 *         "main_industry": "",
+                 *         "created_at": "2026-03-02T09:14:07.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description the event type
+                     * @constant
+                     */
+                    type: "company.created";
+                    /**
+                     * Format: date-time
+                     * @description when the change happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Company"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Anything else, or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (for example, a signature that does not verify): retried like any failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    companyUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the same on every attempt of one event, so a receiver can drop the duplicates of at-least-once delivery.
+                 * @example msg_2bKq9Xv4Lw8Tz1Nc
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse messages far from your clock (replays).
+                 * @example 1772555998
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's `whsec_` secret (Standard Webhooks; verify with the `standardwebhooks` package).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "company.updated",
+                 *       "timestamp": "2026-03-03T16:40:12.087Z",
+                 *       "data": {
+                 *         "id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5",
+                 *         "name": "Acme",
+                 *         "domain": "acme.example",
+                 *         "description": "Industrial supplies",
+                 *         "employees": "51-200",
+                 *         "main_industry": "Manufacturing",
+                 *         "created_at": "2026-03-02T09:14:07.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description the event type
+                     * @constant
+                     */
+                    type: "company.updated";
+                    /**
+                     * Format: date-time
+                     * @description when the change happened
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Company"];
                 };
             };
         };

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { workspaceOf } from '../../request-context.js';
 import { leadEnvelope, leadListEnvelope, leadSerializers } from '../../serializers/lead.serializer.js';
 import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
-import { CompanyEnvelope, CompanyListEnvelope, CompanyListQuery } from '../../schemas/companies.schemas.js';
+import { AccountListEnvelope, AccountListQuery, CompanyEnvelope } from '../../schemas/companies.schemas.js';
 import { DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery } from '../../schemas/dashboard.schemas.js';
 import {
   ActivityListEnvelope,
@@ -120,10 +120,12 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/companies',
-    { schema: { ...hide, querystring: CompanyListQuery, response: { 200: CompanyListEnvelope, ...errorResponses(400) } } },
+    { schema: { ...hide, querystring: AccountListQuery, response: { 200: AccountListEnvelope, ...errorResponses(400) } } },
     async (request) => {
-      const page = pageOf(request.query);
-      return listBody(await workspaceOf(request).companies.list({ name: request.query.name, domain: request.query.domain }, page), page);
+      const { query } = request;
+      const page = pageOf(query);
+      // as accounts (C9.4): with people and visitors, sorted by last visit or account score on request
+      return listBody(await workspaceOf(request).companies.listAccounts({ name: query.name, domain: query.domain }, query.sort ?? '-created_at', page), page);
     },
   );
 

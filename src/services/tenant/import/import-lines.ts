@@ -190,7 +190,15 @@ const companies: ResourceSpec<Static<typeof CompanyLine>, Company> = {
     main_industry: line.main_industry ?? null,
     created_at: stamp(line.created_at, now),
   }),
-  insert: (repos, _people, rows) => repos.companies.insertMany(rows),
+  insert: async (repos, _people, rows) => {
+    const written = await repos.companies.insertMany(rows);
+    // what the import left empty, enrichment fills (C6.7); what it wrote stays
+    await repos.enrichmentQueue.scheduleNew(
+      rows.filter((row) => row.domain !== null && row.domain !== '').map((row) => row.id),
+      new Date().toISOString(),
+    );
+    return written;
+  },
   taken: takenIn('companies'),
   hadRows: (repos) => repos.companies.hasAny(),
 };
