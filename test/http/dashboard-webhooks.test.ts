@@ -99,6 +99,8 @@ describe.each(storeKinds())('webhooks in the dashboard on %s', (kind) => {
       'identity.identified',
       'list.member_added',
       'list.member_removed',
+      'company.created',
+      'company.updated',
     ]);
     const unknown = await dashboard(base, admin, 'POST', '/webhooks', { url: `${receiver.url}/x`, events: ['lead.exploded'] });
     expect(unknown.status).toBe(400);
