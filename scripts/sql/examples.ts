@@ -474,6 +474,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('visitors.repository', VisitorsRepository, {
     lock: [one([[ID], ['ada@example.com']], 'a visitor and an email (PostgreSQL only)')],
     find: [one([ID])],
+    any: [one([])],
     count: [one([])],
     insert: [one([[visitor]])],
     update: [one([visitor])],

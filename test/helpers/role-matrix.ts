@@ -28,6 +28,7 @@ export const LEAST_ROLE: Record<string, Access> = {
   'POST /dashboard/api/password-links/redeem': 'public',
   'PUT /dashboard/api/account/password': 'viewer',
   'GET /dashboard/api/overview': 'viewer',
+  'GET /dashboard/api/tracking-status': 'viewer',
   'GET /dashboard/api/leads': 'viewer',
   'GET /dashboard/api/leads/:id': 'viewer',
   'PATCH /dashboard/api/leads/:id': 'member',
