@@ -315,7 +315,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await screenshot(page, `${kind}-identities-1280`);
     await page.getByRole('link', { name: 'Timeline Person' }).click();
     await page.getByRole('heading', { name: 'Timeline Person' }).waitFor();
-    await page.getByText('Analytical').waitFor();
+    await page.getByText('Analytical', { exact: true }).first().waitFor();
     const timeline = page.getByRole('list', { name: 'Activity, newest first' });
     const pager = page.getByRole('navigation', { name: 'Pages of activity' });
     await pager.getByText(`1–20 of ${ACTIVITY}`).waitFor();
