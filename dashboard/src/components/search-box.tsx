@@ -48,7 +48,6 @@ export function SearchBox() {
   const current = enough && wanted === text.trim();
   const hits = current ? (results.data ?? []) : [];
   const expanded = open && current && results.isFetched;
-  useEffect(() => setActive(-1), [wanted]);
 
   const choose = (hit: SearchHit) => {
     setOpen(false);
@@ -94,6 +93,7 @@ export function SearchBox() {
         value={text}
         onChange={(event) => {
           setText(event.target.value);
+          setActive(-1);
           setOpen(true);
         }}
         onFocus={() => setOpen(true)}
