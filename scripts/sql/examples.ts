@@ -40,6 +40,7 @@ import { MembersRepository } from '../../src/repositories/tenant/members.reposit
 import { PageCountsRepository, PendingPageViews } from '../../src/repositories/tenant/page-counts.repository.js';
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
 import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
+import { SearchRepository } from '../../src/repositories/tenant/search.repository.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
 import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
 import { WorkspaceSettingsRepository } from '../../src/repositories/tenant/workspace-settings.repository.js';
@@ -413,6 +414,11 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     sessionsSince: [one([ID, AT])],
     pageViewsSince: [one([ID, AT, 10])],
     activity: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+  }),
+  tenant('search.repository', SearchRepository, {
+    people: [one(['jane', 5], 'three characters or more'), one(['ja', 5], 'two characters')],
+    companies: [one(['acme', 5], 'three characters or more'), one(['ac', 5], 'two characters')],
+    leads: [one(['LD-1', 5], 'three characters or more'), one(['LD', 5], 'two characters')],
   }),
   tenant('lists.repository', ListsRepository, {
     ...exists,

@@ -75,7 +75,9 @@ export type Operation =
    * like an unknown one (404) and stays; a rule naming the other workspace's
    * company is refused (403) and nothing is made; lists hold the caller's rules only
    */
-  | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' };
+  | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' }
+  /** the dashboard's search (CONTRACT C9.1): a text both workspaces' items hold finds the caller's items only */
+  | { kind: 'search' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -146,6 +148,7 @@ export const MATRIX: Record<string, Operation> = {
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/tracking-status': { kind: 'summary', of: 'tracking-status' },
+  'GET /dashboard/api/search': { kind: 'search' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },
   'GET /dashboard/api/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /dashboard/api/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { dashboard: true }, summary: { y: 2 } } },

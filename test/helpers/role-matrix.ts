@@ -29,6 +29,8 @@ export const LEAST_ROLE: Record<string, Access> = {
   'PUT /dashboard/api/account/password': 'viewer',
   'GET /dashboard/api/overview': 'viewer',
   'GET /dashboard/api/tracking-status': 'viewer',
+  // C9.1: the search box is in the header of every page, every member's
+  'GET /dashboard/api/search': 'viewer',
   'GET /dashboard/api/leads': 'viewer',
   'GET /dashboard/api/leads/:id': 'viewer',
   'PATCH /dashboard/api/leads/:id': 'member',

@@ -329,6 +329,20 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     }
   }
 
+  async function checkSearch(caller: Holdings, other: Holdings) {
+    const answer = await call(caller.workspace, 'GET', '/dashboard/api/search?q=SHARED');
+    expect(answer.status).toBe(200);
+    const hits = answer.body.data as { type: 'person' | 'company' | 'lead'; id: string; label: string; detail: string | null }[];
+    const resource = { person: 'identities', company: 'companies', lead: 'leads' } as const;
+    expect(new Set(hits.map((hit) => hit.type))).toEqual(new Set(['person', 'company', 'lead']));
+    const others = new RegExp(`^${other.tag}[ .-]shared`, 'i');
+    for (const hit of hits) {
+      expect(caller.ids[resource[hit.type]].has(hit.id)).toBe(true);
+      expect(`${hit.label}`).not.toMatch(others);
+      expect(`${hit.detail}`).not.toMatch(others);
+    }
+  }
+
   async function checkSwitch(caller: Holdings, other: Holdings, operation: PlannedOperation) {
     for (const workspaceId of [other.workspace.id, randomUUID()]) {
       const answer = await call(caller.workspace, 'PUT', operation.route.url, { workspace_id: workspaceId });
@@ -523,6 +537,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'summary':
             await checkSummary(caller, other, spec.of);
+            break;
+          case 'search':
+            await checkSearch(caller, other);
             break;
           case 'switch':
             await checkSwitch(caller, other, operation!);

@@ -22,6 +22,7 @@ import { MembersRepository } from './members.repository.js';
 import { PageCountsRepository } from './page-counts.repository.js';
 import { PersonalitiesRepository } from './personalities.repository.js';
 import { ReverseDnsDueRepository } from './reverse-dns-due.repository.js';
+import { SearchRepository } from './search.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { VisitorsRepository } from './visitors.repository.js';
 import { WorkspaceSettingsRepository } from './workspace-settings.repository.js';
@@ -50,6 +51,7 @@ export interface TenantRepositories {
   reverseDnsDue: ReverseDnsDueRepository;
   enrichmentQueue: EnrichmentQueueRepository;
   accountActivity: AccountActivityRepository;
+  search: SearchRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -75,6 +77,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   reverseDnsDue: ReverseDnsDueRepository,
   enrichmentQueue: EnrichmentQueueRepository,
   accountActivity: AccountActivityRepository,
+  search: SearchRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

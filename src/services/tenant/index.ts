@@ -17,6 +17,7 @@ import { IntelligenceSettingsService } from './intelligence-settings.service.js'
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
+import { SearchService } from './search.service.js';
 import { UsersService } from './users.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -33,6 +34,7 @@ export class WorkspaceServices {
   #intelligenceSettings?: IntelligenceSettingsService;
   #webhooks?: WebhooksService;
   #companyRules?: CompanyRulesService;
+  #search?: SearchService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -51,6 +53,10 @@ export class WorkspaceServices {
 
   get identities(): IdentitiesService {
     return (this.#identities ??= new IdentitiesService(this.store));
+  }
+
+  get search(): SearchService {
+    return (this.#search ??= new SearchService(this.store));
   }
 
   get companies(): CompaniesService {
