@@ -75,7 +75,12 @@ export type Operation =
    * like an unknown one (404) and stays; a rule naming the other workspace's
    * company is refused (403) and nothing is made; lists hold the caller's rules only
    */
-  | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' };
+  | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' }
+  /**
+   * the changes feed (CONTRACT C11.1): walked to its end it holds the
+   * caller's events only, and the other workspace's cursor is refused (400)
+   */
+  | { kind: 'changes' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -115,6 +120,7 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /api/v1/webhooks/:id': { kind: 'webhook', action: 'delete' },
   'GET /api/v1/webhooks/:id/deliveries': { kind: 'webhook', action: 'deliveries' },
   'POST /api/v1/webhooks/:id/test': { kind: 'webhook', action: 'test' },
+  'GET /api/v1/changes': { kind: 'changes' },
   'POST /api/v1/company-rules': { kind: 'company-rule', action: 'create' },
   'GET /api/v1/company-rules': { kind: 'company-rule', action: 'list' },
   'GET /api/v1/company-rules/:id': { kind: 'company-rule', action: 'read' },
