@@ -46,6 +46,7 @@ import { openapiRoutes } from './http/routes/openapi.routes.js';
 import { trackerRoutes } from './http/routes/tracker.routes.js';
 import { usersRoutes } from './http/routes/users.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks.routes.js';
+import { changesRoutes } from './http/routes/changes.routes.js';
 import { ErrorSchema } from './http/schemas/common.js';
 import { compileValidator } from './http/validation.js';
 import { AppMetrics } from './observability/app-metrics.js';
@@ -181,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(usersRoutes);
       await api.register(erasuresRoutes);
       await api.register(webhooksRoutes);
+      await api.register(changesRoutes);
       await api.register(companyRulesRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },

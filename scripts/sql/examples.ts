@@ -24,6 +24,7 @@ import { WorkspacesRepository } from '../../src/repositories/operator/workspaces
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { AccountActivityRepository } from '../../src/repositories/tenant/account-activity.repository.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
+import { ChangesRepository, FEED_START } from '../../src/repositories/tenant/changes.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
 import { CompanyRulesRepository } from '../../src/repositories/tenant/company-rules.repository.js';
 import { EnrichmentQueueRepository } from '../../src/repositories/tenant/enrichment-queue.repository.js';
@@ -186,9 +187,21 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     list: [one([FIRST_PAGE]), one([AFTER_PAGE], 'page after a cursor (keyset)')],
     update: [one([ID, { url: 'https://crm.example.com/v2', events: ['lead.updated'], description: 'x', enabled: false }, AT])],
     delete: [one([ID])],
-    emit: [one(['lead.created', { id: ID }, AT], 'to the subscribed endpoints'), one(['webhook.test', {}, AT, ID], 'to one endpoint (a test event)')],
+    fanOut: [one([{ id: 'msg_1', type: 'lead.created', payload: '{}' }, AT], 'to the subscribed endpoints')],
+    emitTest: [one([ID, 'webhook.test', {}, AT], 'to one endpoint (a test event)')],
+    queue: [one([[{ webhookId: ID, change: { id: 'msg_1', type: 'lead.created', payload: '{}' } }], AT], 'a replay')],
+    retryDelivery: [one([ID, ID, AT])],
     deliveries: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
     pruneDeliveries: [one([AT, 5000])],
+  }),
+  tenant('changes.repository', ChangesRepository, {
+    append: [one(['lead.created', { id: ID }, AT])],
+    feed: [
+      one([FEED_START, undefined, 51], 'from the start, every type'),
+      one([{ xid: '812', position: '40' }, ['lead.created', 'lead.updated'], 51], 'after a cursor, some types'),
+    ],
+    since: [one([AT, ['lead.created'], FEED_START, 500], 'a replay, first chunk')],
+    prune: [one([AT, 5000])],
   }),
   operator('webhook-queue.repository', WebhookQueueRepository, {
     claimDue: [one([AT, AT, 20])],
@@ -222,6 +235,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     emailsOf: [one([[ID]])],
     deleteDeliveriesNaming: [one([[ID, 'ada@example.com']])],
     deleteAnswersNaming: [one([[ID, 'ada@example.com']])],
+    deleteChangesNaming: [one([[ID, 'ada@example.com']])],
   }),
   operator('server-secrets.repository', ServerSecretsRepository, {
     find: [one(['cursor'])],

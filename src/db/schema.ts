@@ -441,6 +441,19 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
+/** The changes feed and the webhooks' events (C11.1; migration 0014). PostgreSQL also keeps `xid`, read through raw SQL. */
+export interface ChangesTable {
+  workspace_id: WorkspaceColumn;
+  /** the order of insertion: a bigint on PostgreSQL, read as a string there */
+  position: ColumnType<number | string, never, never>;
+  /** the event's id, the webhook-id of its deliveries */
+  id: string;
+  type: string;
+  /** the body `{type, timestamp, data}` as delivered, JSON text */
+  payload: string;
+  created_at: Timestamp;
+}
+
 export interface Schema {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -468,6 +481,7 @@ export interface Schema {
   server_secrets: ServerSecretsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  changes: ChangesTable;
   list_members: ListMembersTable;
   intelligence_due: IntelligenceDueTable;
   workspace_settings: WorkspaceSettingsTable;
@@ -495,6 +509,7 @@ export const TENANT_TABLES = [
   'idempotency_keys',
   'webhooks',
   'webhook_deliveries',
+  'changes',
   'list_members',
   'intelligence_due',
   'workspace_settings',

@@ -139,3 +139,12 @@ where
       or lower("response_headers") like $5 escape '\'
     )
   );
+
+-- ErasureRepository.deleteChangesNaming
+delete from "changes"
+where
+  "changes"."workspace_id" = $1
+  and (
+    lower("payload") like $2 escape '\'
+    or lower("payload") like $3 escape '\'
+  );

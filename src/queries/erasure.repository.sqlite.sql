@@ -134,3 +134,12 @@ where
       or lower("response_headers") like ? escape '\'
     )
   );
+
+-- ErasureRepository.deleteChangesNaming
+delete from "changes"
+where
+  "changes"."workspace_id" = ?
+  and (
+    lower("payload") like ? escape '\'
+    or lower("payload") like ? escape '\'
+  );

@@ -170,7 +170,7 @@ where
   "webhooks"."workspace_id" = $1
   and "id" = $2;
 
--- WebhooksRepository.emit: to the subscribed endpoints
+-- WebhooksRepository.fanOut: to the subscribed endpoints
 select
   "id",
   "url",
@@ -188,27 +188,11 @@ where
   "webhooks"."workspace_id" = $1
   and "enabled" = $2;
 
--- WebhooksRepository.emit: to one endpoint (a test event)
-select
-  "id",
-  "url",
-  "events",
-  "description",
-  "enabled",
-  "secret",
-  "status",
-  "consecutive_failures",
-  "created_at",
-  "updated_at"
-from
-  "webhooks"
-where
-  "webhooks"."workspace_id" = $1
-  and "id" = $2;
-
+-- WebhooksRepository.emitTest: to one endpoint (a test event)
 insert into
   "webhook_deliveries" (
     "id",
+    "webhook_id",
     "message_id",
     "event_type",
     "payload",
@@ -240,8 +224,76 @@ values
     $12,
     $13,
     $14,
-    $15
+    $15,
+    $16
   );
+
+-- WebhooksRepository.queue: a replay
+insert into
+  "webhook_deliveries" (
+    "id",
+    "webhook_id",
+    "message_id",
+    "event_type",
+    "payload",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "locked_until",
+    "last_response_code",
+    "last_duration_ms",
+    "last_error",
+    "log",
+    "created_at",
+    "delivered_at",
+    "workspace_id"
+  )
+values
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13,
+    $14,
+    $15,
+    $16
+  );
+
+-- WebhooksRepository.retryDelivery
+update "webhook_deliveries"
+set
+  "status" = $1,
+  "next_attempt_at" = $2,
+  "delivered_at" = $3
+where
+  "webhook_deliveries"."workspace_id" = $4
+  and "webhook_id" = $5
+  and "id" = $6
+returning
+  "id",
+  "webhook_id",
+  "message_id",
+  "event_type",
+  "payload",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "locked_until",
+  "last_response_code",
+  "last_duration_ms",
+  "last_error",
+  "log",
+  "created_at",
+  "delivered_at";
 
 -- WebhooksRepository.deliveries
 select

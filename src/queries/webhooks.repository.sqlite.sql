@@ -162,7 +162,7 @@ where
   "webhooks"."workspace_id" = ?
   and "id" = ?;
 
--- WebhooksRepository.emit: to the subscribed endpoints
+-- WebhooksRepository.fanOut: to the subscribed endpoints
 select
   "id",
   "url",
@@ -180,27 +180,11 @@ where
   "webhooks"."workspace_id" = ?
   and "enabled" = ?;
 
--- WebhooksRepository.emit: to one endpoint (a test event)
-select
-  "id",
-  "url",
-  "events",
-  "description",
-  "enabled",
-  "secret",
-  "status",
-  "consecutive_failures",
-  "created_at",
-  "updated_at"
-from
-  "webhooks"
-where
-  "webhooks"."workspace_id" = ?
-  and "id" = ?;
-
+-- WebhooksRepository.emitTest: to one endpoint (a test event)
 insert into
   "webhook_deliveries" (
     "id",
+    "webhook_id",
     "message_id",
     "event_type",
     "payload",
@@ -217,7 +201,57 @@ insert into
     "workspace_id"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- WebhooksRepository.queue: a replay
+insert into
+  "webhook_deliveries" (
+    "id",
+    "webhook_id",
+    "message_id",
+    "event_type",
+    "payload",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "locked_until",
+    "last_response_code",
+    "last_duration_ms",
+    "last_error",
+    "log",
+    "created_at",
+    "delivered_at",
+    "workspace_id"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- WebhooksRepository.retryDelivery
+update "webhook_deliveries"
+set
+  "status" = ?,
+  "next_attempt_at" = ?,
+  "delivered_at" = ?
+where
+  "webhook_deliveries"."workspace_id" = ?
+  and "webhook_id" = ?
+  and "id" = ?
+returning
+  "id",
+  "webhook_id",
+  "message_id",
+  "event_type",
+  "payload",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "locked_until",
+  "last_response_code",
+  "last_duration_ms",
+  "last_error",
+  "log",
+  "created_at",
+  "delivered_at";
 
 -- WebhooksRepository.deliveries
 select

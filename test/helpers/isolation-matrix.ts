@@ -78,6 +78,11 @@ export type Operation =
   | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' }
   /** the dashboard's search (CONTRACT C9.1): a text both workspaces' items hold finds the caller's items only */
   | { kind: 'search' };
+  /**
+   * the changes feed (CONTRACT C11.1): walked to its end it holds the
+   * caller's events only, and the other workspace's cursor is refused (400)
+   */
+  | { kind: 'changes' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -117,6 +122,7 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /api/v1/webhooks/:id': { kind: 'webhook', action: 'delete' },
   'GET /api/v1/webhooks/:id/deliveries': { kind: 'webhook', action: 'deliveries' },
   'POST /api/v1/webhooks/:id/test': { kind: 'webhook', action: 'test' },
+  'GET /api/v1/changes': { kind: 'changes' },
   'POST /api/v1/company-rules': { kind: 'company-rule', action: 'create' },
   'GET /api/v1/company-rules': { kind: 'company-rule', action: 'list' },
   'GET /api/v1/company-rules/:id': { kind: 'company-rule', action: 'read' },

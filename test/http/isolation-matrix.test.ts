@@ -10,6 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../src/repositories/index.js';
+import { emitEvent } from '../../src/services/webhooks/events.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import {
   MARKER,
@@ -249,6 +251,45 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
       expect(answer.workspace).toBe(caller.workspace.id);
     }
     expect(await call(other.workspace, 'GET', `/api/v1/webhooks/${foreignId}`)).toEqual(before);
+  }
+
+  async function checkChanges(caller: Holdings, other: Holdings, operation: PlannedOperation) {
+    // events written as a change writes them (emitEvent), without touching the fixtures other routes check
+    const code = `matrix-changes-${randomUUID()}`;
+    const emit = (holder: Holdings, data: Record<string, unknown>) =>
+      new Store(t.db.database).forWorkspace(holder.workspace.id).transaction((repos) => emitEvent(repos, 'company.updated', data));
+    await emit(other, { code });
+    await emit(caller, { code: `${code}-mine` });
+    const walk = async (holder: Holdings, wanted: string) => {
+      const seen: { data: { code?: string } }[] = [];
+      let url = `${base}${operation.route.url}?limit=100&types=company.updated`;
+      let poll = '';
+      // on PostgreSQL an event is served once older writing transactions have ended: ask again until it is there
+      for (let reads = 0; reads < 500 && !seen.some((event) => event.data.code === wanted); reads++) {
+        const response = await fetch(poll || url, { headers: { authorization: `Bearer ${holder.workspace.production.key}` } });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-workspace-id')).toBe(holder.workspace.id);
+        seen.push(...((await response.json()) as { data: (typeof seen)[number][] }).data);
+        const link = response.headers.get('link') ?? '';
+        const next = /<([^>]+)>; rel="next"/.exec(link);
+        if (next) url = next[1]!;
+        else {
+          poll = /<([^>]+)>; rel="poll"/.exec(link)![1]!;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      return { codes: seen.map((event) => event.data.code), poll };
+    };
+    const callerFeed = await walk(caller, `${code}-mine`);
+    expect(callerFeed.codes).toContain(`${code}-mine`);
+    expect(callerFeed.codes).not.toContain(code);
+    const otherFeed = await walk(other, code);
+    expect(otherFeed.codes).toContain(code);
+    expect(otherFeed.codes).not.toContain(`${code}-mine`);
+    const cursor = new URL(otherFeed.poll || callerFeed.poll).searchParams.get('cursor')!;
+    const refused = await call(caller.workspace, 'GET', `${operation.route.url}?types=company.updated&cursor=${encodeURIComponent(cursor)}`);
+    expect(refused.status).toBe(400);
+    expect(refused.workspace).toBe(caller.workspace.id);
   }
 
   async function checkCompanyRule(caller: Holdings, other: Holdings, operation: PlannedOperation, action: string) {
@@ -576,6 +617,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'company-rule':
             await checkCompanyRule(caller, other, operation!, spec.action);
+            break;
+          case 'changes':
+            await checkChanges(caller, other, operation!);
             break;
         }
       }

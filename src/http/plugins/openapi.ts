@@ -36,6 +36,7 @@ const TAGS = [
   { name: 'tracking', description: 'The endpoint the browser tracker (`/t.js`) sends events to, with a publishable site key instead of an API key.' },
   { name: 'erasures', description: 'Erasing a person (CONTRACT C8.4): their identities, activity, personalities, tracked events, list memberships and leads, in one transaction.' },
   { name: 'webhooks', description: 'Webhook endpoints, their deliveries and test events (CONTRACT C8.5); and what Leadlight sends to your endpoints when leads, identities, list memberships and companies change: a JSON body `{type, timestamp, data}` signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`).' },
+  { name: 'changes', description: 'The changes feed (CONTRACT C11.1): every change of your workspace in the last 30 days, as webhook events, from a cursor you store, to keep another system in step without missing a change.' },
 ];
 
 const HEADERS: Record<string, { description: string; schema: Record<string, unknown> }> = {

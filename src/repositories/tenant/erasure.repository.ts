@@ -104,6 +104,11 @@ export class ErasureRepository extends TenantRepository {
     return this.deleteNaming(terms, (pattern) => this.scope.deleteFrom('webhook_deliveries').where(contains('payload', pattern)));
   }
 
+  /** Events of the changes feed (C11.1) whose payload names one of `terms`: the feed forgets the person too. Returns how many. */
+  async deleteChangesNaming(terms: readonly string[]): Promise<number> {
+    return this.deleteNaming(terms, (pattern) => this.scope.deleteFrom('changes').where(contains('payload', pattern)));
+  }
+
   /**
    * Stored idempotent answers (C8.2) whose body or headers name one of
    * `terms`: the key is forgotten with its answer, so a retry with it runs

@@ -1,7 +1,7 @@
 /**
  * A workspace's webhook endpoints (CONTRACT C8.5), and its outbox: the
- * deliveries, one row per event and endpoint, written by `emit` in the
- * transaction of the change that caused the event. The endpoints subscribed
+ * deliveries, one row per event and endpoint, fanned out by `fanOut` from
+ * the change (changes.repository.ts) in the transaction that caused it. The endpoints subscribed
  * to each event type are read once per transaction (a repository lives as
  * long as its scope), so a batch of changes costs one read.
  */
@@ -25,6 +25,13 @@ export interface NewWebhook {
   enabled: boolean;
   secret: string;
   created_at: string;
+}
+
+/** An event as the outbox sends it: its id (the webhook-id), type and body. */
+export interface Change {
+  id: string;
+  type: string;
+  payload: string;
 }
 
 export interface WebhookChanges {
@@ -110,39 +117,55 @@ export class WebhooksRepository extends KeyedTenantRepository {
   }
 
   /**
-   * Writes one delivery of the event for every enabled endpoint subscribed
-   * to `type` (or only to `onlyWebhook`, for a test event); call it in the
-   * transaction of the change. Returns the deliveries written.
+   * Writes one delivery of a change (changes.repository.ts) for every
+   * enabled endpoint subscribed to its type, with the change's id as the
+   * webhook-id; call it in the transaction of the change. Returns the
+   * deliveries written.
    */
-  async emit(type: string, data: unknown, at: string, onlyWebhook?: string): Promise<number> {
-    const targets =
-      onlyWebhook === undefined
-        ? (await this.enabled()).filter((webhook) => webhook.events.includes(type))
-        : [await this.findById(onlyWebhook)].filter((webhook): webhook is WebhookRow => webhook !== undefined);
-    if (targets.length === 0) return 0;
-    const payload = JSON.stringify({ type, timestamp: at, data });
-    const rows = targets.map((webhook) => {
-      const id = crypto.randomUUID();
-      return {
-        id,
-        webhook_id: webhook.id,
-        message_id: `msg_${id.replace(/-/g, '')}`,
-        event_type: type,
-        payload,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: at,
-        locked_until: null,
-        last_response_code: null,
-        last_duration_ms: null,
-        last_error: null,
-        log: '[]',
-        created_at: at,
-        delivered_at: null,
-      };
-    });
+  async fanOut(change: Change, at: string): Promise<number> {
+    const targets = (await this.enabled()).filter((webhook) => webhook.events.includes(change.type));
+    return this.queue(targets.map((webhook) => ({ webhookId: webhook.id, change })), at);
+  }
+
+  /** Writes a delivery of a `webhook.test` event for one endpoint (not a change: it has its own webhook-id). */
+  async emitTest(webhookId: string, type: string, data: unknown, at: string): Promise<number> {
+    const id = `msg_${crypto.randomUUID().replace(/-/g, '')}`;
+    return this.queue([{ webhookId, change: { id, type, payload: JSON.stringify({ type, timestamp: at, data }) } }], at);
+  }
+
+  /** Writes deliveries due at `at`, each with its change's id as webhook-id and its payload (a replay, C11.2). */
+  async queue(deliveries: readonly { webhookId: string; change: Change }[], at: string): Promise<number> {
+    if (deliveries.length === 0) return 0;
+    const rows = deliveries.map(({ webhookId, change }) => ({
+      id: crypto.randomUUID(),
+      webhook_id: webhookId,
+      message_id: change.id,
+      event_type: change.type,
+      payload: change.payload,
+      status: 'pending' as const,
+      attempts: 0,
+      next_attempt_at: at,
+      locked_until: null,
+      last_response_code: null,
+      last_duration_ms: null,
+      last_error: null,
+      log: '[]',
+      created_at: at,
+      delivered_at: null,
+    }));
     await this.scope.insertInto('webhook_deliveries', rows).execute();
     return rows.length;
+  }
+
+  /** Makes one delivery of the endpoint due again at `at` (C11.2); false when the endpoint has no such delivery. */
+  async retryDelivery(webhookId: string, deliveryId: string, at: string): Promise<DeliveryRow | undefined> {
+    return this.scope
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: at, delivered_at: null })
+      .where('webhook_id', '=', webhookId)
+      .where('id', '=', deliveryId)
+      .returning(DELIVERY_COLUMNS)
+      .executeTakeFirst();
   }
 
   /** The deliveries of one endpoint, newest first. */

@@ -36,6 +36,8 @@ export interface ErasureCounts {
 export interface Scrubbed {
   webhook_deliveries: number;
   idempotency_keys: number;
+  /** events of the changes feed (C11.1) */
+  changes: number;
 }
 
 export class ErasureService {
@@ -67,6 +69,7 @@ export class ErasureService {
       const scrubbed = {
         webhook_deliveries: await erasure.deleteDeliveriesNaming(named),
         idempotency_keys: await erasure.deleteAnswersNaming(named),
+        changes: await erasure.deleteChangesNaming(named),
       };
       return { identities, activity, personalities, events, list_memberships: listMemberships, leads: leads.length, person, scrubbed };
     });

@@ -7,6 +7,7 @@ import { DEFAULT_WEBHOOKS, type WebhookConfig } from '../../config.js';
 import type { WorkspaceStore } from '../../repositories/index.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import type { CompanyRulesCache } from '../intelligence/company-rules-cache.js';
+import { ChangesService } from './changes.service.js';
 import { CompaniesService } from './companies.service.js';
 import { CompanyRulesService } from './company-rules.service.js';
 import { ErasureService } from './erasure.service.js';
@@ -33,6 +34,7 @@ export class WorkspaceServices {
   #erasure?: ErasureService;
   #intelligenceSettings?: IntelligenceSettingsService;
   #webhooks?: WebhooksService;
+  #changes?: ChangesService;
   #companyRules?: CompanyRulesService;
   #search?: SearchService;
 
@@ -77,6 +79,10 @@ export class WorkspaceServices {
 
   get idempotency(): IdempotencyService {
     return (this.#idempotency ??= new IdempotencyService(this.store));
+  }
+
+  get changes(): ChangesService {
+    return (this.#changes ??= new ChangesService(this.store));
   }
 
   get webhooks(): WebhooksService {

@@ -160,7 +160,7 @@ export class WebhooksService {
     const webhookId = pathId(id, 'webhook');
     const queued = await this.store.transaction(async (repos) => {
       if (!(await repos.webhooks.exists(webhookId))) throw new NotFoundError('webhook');
-      return repos.webhooks.emit(TEST_EVENT, { webhook_id: webhookId, message: 'a test event from Leadlight' }, now(), webhookId);
+      return repos.webhooks.emitTest(webhookId, TEST_EVENT, { webhook_id: webhookId, message: 'a test event from Leadlight' }, now());
     });
     return { queued };
   }

@@ -14,6 +14,7 @@
 import type { Store } from '../../repositories/index.js';
 import { nextMonth } from '../../repositories/operator/event-partitions.repository.js';
 import { formatInstant } from '../../schemas/instants.js';
+import { CHANGE_RETENTION_DAYS } from '../tenant/changes.service.js';
 import { IDEMPOTENCY_LIFETIME_MS } from '../tenant/idempotency.service.js';
 import { dayOf } from './cookieless.js';
 import type { IngestService } from './ingest.service.js';
@@ -38,6 +39,8 @@ export interface MaintenanceReport {
   idempotencyKeysPruned: number;
   /** settled webhook deliveries past their retention (C8.5) */
   webhookDeliveriesPruned: number;
+  /** changes feed events past their retention (C11.1) */
+  changesPruned: number;
 }
 
 export interface MaintenanceOptions {
@@ -63,6 +66,8 @@ export class TrackingMaintenance {
     let idsForgotten = 0;
     let idempotencyKeysPruned = 0;
     let webhookDeliveriesPruned = 0;
+    let changesPruned = 0;
+    const changesBefore = formatInstant(now - CHANGE_RETENTION_DAYS * DAY_MS);
     const deliveriesBefore = formatInstant(now - WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS);
     const keysBefore = formatInstant(now - IDEMPOTENCY_LIFETIME_MS);
     const idsBefore = formatInstant(now - MAX_EVENT_AGE_MS - ID_MARGIN_MS);
@@ -72,9 +77,10 @@ export class TrackingMaintenance {
       idsForgotten += await chunked(() => scope.transaction((repos) => repos.events.pruneIds(idsBefore, DELETE_CHUNK)));
       idempotencyKeysPruned += await chunked(() => scope.transaction((repos) => repos.idempotency.prune(keysBefore, DELETE_CHUNK)));
       webhookDeliveriesPruned += await chunked(() => scope.transaction((repos) => repos.webhooks.pruneDeliveries(deliveriesBefore, DELETE_CHUNK)));
+      changesPruned += await chunked(() => scope.transaction((repos) => repos.changes.prune(changesBefore, DELETE_CHUNK)));
     }
     const saltsDeleted = await this.store.transaction((repos) => repos.trackingSalts.deleteBefore(dayOf(now - DAY_MS)));
-    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted, idempotencyKeysPruned, webhookDeliveriesPruned };
+    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted, idempotencyKeysPruned, webhookDeliveriesPruned, changesPruned };
   }
 
   /** Runs now and then every `intervalMs`, until stop(); failures go to `onError` and the next run tries again. */

@@ -1,7 +1,9 @@
 /**
  * The webhook events (CONTRACT C8.5) and the one way to fire them:
- * `emitEvent(repos, type, data)` inside the transaction of the change, so
- * the outbox row commits with the change or not at all. Payload: the body
+ * `emitEvent(repos, type, data)` inside the transaction of the change: it
+ * writes the event once to the changes feed (C11.1) and fans out its
+ * deliveries to the endpoints subscribed, so feed and outbox commit with the
+ * change or not at all, and share the event's id (the webhook-id). Payload: the body
  * `{type, timestamp, data}`, where data is the resource as the API shows it
  * (lead.deleted: the lead as it was; identity.identified: `{identity, visitor_id}`,
  * the identity and the visitor just linked to it; list.member_*: {list_id, identity_id}).
@@ -37,6 +39,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** the type of the event POST /webhooks/{id}/test sends */
 export const TEST_EVENT = 'webhook.test';
 
-export function emitEvent(repos: TenantRepositories, type: WebhookEvent, data: unknown, at: string = now()): Promise<number> {
-  return repos.webhooks.emit(type, data, at);
+/** Writes the event to the feed and queues its deliveries; answers how many deliveries. */
+export async function emitEvent(repos: TenantRepositories, type: WebhookEvent, data: unknown, at: string = now()): Promise<number> {
+  const change = await repos.changes.append(type, data, at);
+  return repos.webhooks.fanOut({ id: change.id, type, payload: change.payload }, at);
 }

@@ -533,6 +533,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List changes
+         * @description Every change of your workspace in the last 30 days as an event of the webhooks' shape (`{id, type, timestamp, data}`; `id` is the webhook-id of its deliveries), oldest first. `types` keeps only some event types. Follow `Link: rel="next"` while it is there; the last page carries `Link: rel="poll"`: store its cursor and ask it again later to get only what changed since. A reader that resumes from a stored cursor never misses nor repeats a change, whatever the writers do.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/company-rules": {
         parameters: {
             query?: never;
@@ -8308,6 +8328,210 @@ export interface operations {
                      * @example {
                      *       "error": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description page size, default 50; above 100 it is lowered to 100 */
+                limit?: number;
+                /** @description continue after the page that gave this cursor (its Link rel="next" or rel="poll"); store it to resume later */
+                cursor?: string;
+                /** @description comma-separated event types to list (default every type): lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_2bKq9Xv4Lw8Tz1Nc7Hd3Fp6Rj0Ym5Ua2",
+                     *           "type": "lead.created",
+                     *           "timestamp": "2026-03-02T09:14:07.512Z",
+                     *           "data": {
+                     *             "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                     *             "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *             "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *             "code": "demo-request",
+                     *             "source": "campaign",
+                     *             "created_at": "2026-03-02T09:14:07.512Z",
+                     *             "updated_at": "2026-03-03T16:40:12.087Z",
+                     *             "properties": {
+                     *               "plan": "team",
+                     *               "utm_source": "newsletter",
+                     *               "landing_page": "/pricing"
+                     *             },
+                     *             "location": {
+                     *               "city": "Lyon",
+                     *               "country": "FR"
+                     *             },
+                     *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *             "session_id": "0190f6a2-6c11-7b2f-a1d4-3e7c9b8a5d83",
+                     *             "summary": {
+                     *               "score": 72,
+                     *               "status": "qualified",
+                     *               "score_reasons": [
+                     *                 "business email",
+                     *                 "visited pricing 3 times"
+                     *               ]
+                     *             },
+                     *             "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "msg_7Hd3Fp6Rj0Ym5Ua22bKq9Xv4Lw8Tz1Nc",
+                     *           "type": "list.member_added",
+                     *           "timestamp": "2026-03-02T09:14:07.512Z",
+                     *           "data": {
+                     *             "list_id": "0190f6a2-7055-7b7d-9e4f-6c0a3d5e9fb6",
+                     *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description the event id: the webhook-id header of its webhook deliveries */
+                            id: string;
+                            /** @description the event type, as in the webhooks */
+                            type: string;
+                            /** @description when the change happened (ISO 8601) */
+                            timestamp: string;
+                            /** @description the event's data, as in its webhook payload */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
