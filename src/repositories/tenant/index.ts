@@ -6,6 +6,7 @@
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
+import { AlertsRepository } from './alerts.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
 import { CompanyRulesRepository } from './company-rules.repository.js';
 import { EnrichmentQueueRepository } from './enrichment-queue.repository.js';
@@ -50,6 +51,7 @@ export interface TenantRepositories {
   reverseDnsDue: ReverseDnsDueRepository;
   enrichmentQueue: EnrichmentQueueRepository;
   accountActivity: AccountActivityRepository;
+  alerts: AlertsRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -75,6 +77,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   reverseDnsDue: ReverseDnsDueRepository,
   enrichmentQueue: EnrichmentQueueRepository,
   accountActivity: AccountActivityRepository,
+  alerts: AlertsRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */
