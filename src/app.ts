@@ -25,6 +25,7 @@ import { observeRequest, requestMetrics } from './http/plugins/request-metrics.j
 import { OverloadLog } from './http/overload-log.js';
 import { RouteTable } from './http/route-table.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
+import { alertsRoutes } from './http/routes/alerts.routes.js';
 import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
 import { companyRuleRoutes } from './http/routes/dashboard/company-rules.routes.js';
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
@@ -184,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(webhooksRoutes);
       await api.register(changesRoutes);
       await api.register(companyRulesRoutes);
+      await api.register(alertsRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },

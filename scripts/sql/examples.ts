@@ -25,6 +25,7 @@ import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { AccountActivityRepository } from '../../src/repositories/tenant/account-activity.repository.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
 import { ChangesRepository, FEED_START } from '../../src/repositories/tenant/changes.repository.js';
+import { AlertsRepository } from '../../src/repositories/tenant/alerts.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
 import { CompanyRulesRepository } from '../../src/repositories/tenant/company-rules.repository.js';
 import { EnrichmentQueueRepository } from '../../src/repositories/tenant/enrichment-queue.repository.js';
@@ -179,7 +180,28 @@ const session: Session = {
   user_agent: null,
 };
 
+const ALERT = {
+  id: ID,
+  name: 'Pricing',
+  trigger: { type: 'page_viewed' as const, path: '/pricing*' },
+  filters: { company_known: true },
+  destination: { type: 'slack' as const, url: 'https://hooks.slack.com/services/T/B/X' },
+  cooldown_minutes: 1440,
+  enabled: true,
+  created_at: AT,
+  updated_at: AT,
+};
+
 export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
+  tenant('alerts.repository', AlertsRepository, {
+    ...exists,
+    insert: [one([ALERT])],
+    findById: [one([ID])],
+    list: [one([FIRST_PAGE]), one([AFTER_PAGE], 'page after a cursor (keyset)')],
+    update: [one([ID, { name: 'x', trigger: { type: 'conversion' }, filters: {}, destination: { type: 'email', to: ['a@b.co'] as string[] }, cooldown_minutes: 5, enabled: false }, AT])],
+    delete: [one([ID])],
+    enabled: [one([])],
+  }),
   tenant('webhooks.repository', WebhooksRepository, {
     ...exists,
     insert: [one([{ id: ID, url: 'https://crm.example.com/hook', events: ['lead.created'], description: null, enabled: true, secret: 'whsec_x', created_at: AT }])],

@@ -454,6 +454,49 @@ export interface ChangesTable {
   created_at: Timestamp;
 }
 
+/** A workspace's alert rule (C10.1). */
+export interface AlertsTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  name: string;
+  trigger: JsonColumn;
+  filters: JsonColumn;
+  destination: JsonColumn;
+  cooldown_minutes: ColumnType<number, number, number>;
+  enabled: BoolColumn;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** When an alert last fired for one subject (C10.3): the cooldown's edge. */
+export interface AlertCooldownsTable {
+  workspace_id: WorkspaceColumn;
+  alert_id: string;
+  /** identity:<id>, company:<id> or visitor:<id> */
+  subject: string;
+  fired_at: Timestamp;
+}
+
+/** The alert outbox: one firing to one destination, with its attempts (C10.3). */
+export interface AlertDeliveriesTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  alert_id: string;
+  subject: string;
+  destination: JsonColumn;
+  payload: JsonColumn;
+  test: BoolColumn;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: ColumnType<number, number, number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  /** JSON array of attempts: {attempt, at, duration_ms, error} */
+  log: string;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+}
+
 export interface Schema {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -489,6 +532,9 @@ export interface Schema {
   reverse_dns_due: ReverseDnsDueTable;
   reverse_dns_cache: ReverseDnsCacheTable;
   enrichment_queue: EnrichmentQueueTable;
+  alerts: AlertsTable;
+  alert_cooldowns: AlertCooldownsTable;
+  alert_deliveries: AlertDeliveriesTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
@@ -516,6 +562,9 @@ export const TENANT_TABLES = [
   'company_rules',
   'reverse_dns_due',
   'enrichment_queue',
+  'alerts',
+  'alert_cooldowns',
+  'alert_deliveries',
 ] as const;
 export type TenantTable = (typeof TENANT_TABLES)[number];
 

@@ -77,12 +77,18 @@ export type Operation =
    */
   | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' }
   /** the dashboard's search (CONTRACT C9.1): a text both workspaces' items hold finds the caller's items only */
-  | { kind: 'search' };
+  | { kind: 'search' }
   /**
    * the changes feed (CONTRACT C11.1): walked to its end it holds the
    * caller's events only, and the other workspace's cursor is refused (400)
    */
-  | { kind: 'changes' };
+  | { kind: 'changes' }
+  /**
+   * an alert route (CONTRACT C10.1): the other workspace's alert answers like
+   * an unknown one (404) and stays; an alert naming the other workspace's list
+   * is refused (403) and nothing is made; lists hold the caller's alerts only
+   */
+  | { kind: 'alert'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -127,6 +133,11 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/company-rules': { kind: 'company-rule', action: 'list' },
   'GET /api/v1/company-rules/:id': { kind: 'company-rule', action: 'read' },
   'DELETE /api/v1/company-rules/:id': { kind: 'company-rule', action: 'delete' },
+  'POST /api/v1/alerts': { kind: 'alert', action: 'create' },
+  'GET /api/v1/alerts': { kind: 'alert', action: 'list' },
+  'GET /api/v1/alerts/:id': { kind: 'alert', action: 'read' },
+  'PATCH /api/v1/alerts/:id': { kind: 'alert', action: 'update' },
+  'DELETE /api/v1/alerts/:id': { kind: 'alert', action: 'delete' },
   'GET /api/v1/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /api/v1/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { changed: true }, summary: { x: 1 } } },
   'GET /api/v1/identities': { kind: 'list', resource: 'identities' },

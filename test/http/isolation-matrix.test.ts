@@ -322,6 +322,36 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect(await call(other.workspace, 'GET', `/api/v1/company-rules/${foreignId}`)).toEqual(before);
   }
 
+  async function checkAlert(caller: Holdings, other: Holdings, operation: PlannedOperation, action: string) {
+    const alert = (listId: string) => ({ name: 'matrix', trigger: { type: 'segment_entered', list_id: listId }, destination: { type: 'email', to: ['sales@example.com'] } });
+    const made = await call(other.workspace, 'POST', '/api/v1/alerts', alert(other.only.lists));
+    expect(made.status).toBe(201);
+    const foreignId = (made.body.data as { id: string }).id;
+    const before = await call(other.workspace, 'GET', `/api/v1/alerts/${foreignId}`);
+    const ids = async (holder: Holdings) => ((await call(holder.workspace, 'GET', '/api/v1/alerts?limit=100')).body.data as { id: string }[]).map((item) => item.id);
+    if (action === 'create') {
+      const callerBefore = await ids(caller);
+      const refused = await call(caller.workspace, 'POST', operation.route.url, alert(other.only.lists));
+      expect(refused.status).toBe(403);
+      expect(await ids(caller)).toEqual(callerBefore);
+      const created = await call(caller.workspace, 'POST', operation.route.url, alert(caller.only.lists));
+      expect(created.status).toBe(201);
+      const id = (created.body.data as { id: string }).id;
+      expect(await ids(caller)).toContain(id);
+      expect(await ids(other)).not.toContain(id);
+    } else if (action === 'list') {
+      const answer = await call(caller.workspace, 'GET', operation.route.url);
+      expect(answer.status).toBe(200);
+      expect((answer.body.data as { id: string }[]).map((item) => item.id)).not.toContain(foreignId);
+    } else {
+      const body = action === 'update' ? { enabled: false, cooldown_minutes: 5 } : undefined;
+      const answer = await call(caller.workspace, operation.route.method, pathOf(operation, foreignId), body);
+      expect(answer.status).toBe(404);
+      expect(answer.workspace).toBe(caller.workspace.id);
+    }
+    expect(await call(other.workspace, 'GET', `/api/v1/alerts/${foreignId}`)).toEqual(before);
+  }
+
   async function checkOwnCreate(caller: Holdings, other: Holdings, operation: PlannedOperation, target: 'keys' | 'site-keys' | 'users', body: Record<string, unknown>) {
     const before = target === 'keys' ? await keyIds(other) : target === 'site-keys' ? await siteKeyList(other) : await total(other, 'users');
     const created = await call(caller.workspace, 'POST', operation.route.url, body);
@@ -620,6 +650,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'changes':
             await checkChanges(caller, other, operation!);
+            break;
+          case 'alert':
+            await checkAlert(caller, other, operation!, spec.action);
             break;
         }
       }

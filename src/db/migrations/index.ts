@@ -17,6 +17,7 @@ import { enrichmentMigration } from './0012a-enrichment.js';
 import { accountsMigration as companyAccountsMigration } from './0012b-accounts.js';
 import { searchMigration } from './0013a-search.js';
 import { changesMigration } from './0014-changes.js';
+import { alertsMigration } from './0019a-alerts.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0012b-accounts': companyAccountsMigration,
   '0013a-search': searchMigration,
   '0014-changes': changesMigration,
+  '0019a-alerts': alertsMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */

@@ -27,6 +27,44 @@ const Identified = Type.Object(
   { additionalProperties: true },
 );
 
+/** data of alert.triggered (services/alerts/model.ts, AlertFacts) */
+const AlertFired = Type.Object(
+  {
+    alert: Type.Object({ id: Uuid(), name: Type.String() }, { additionalProperties: true }),
+    trigger: Type.Object({ type: Type.String() }, { additionalProperties: true, description: 'the alert\'s trigger' }),
+    subject: Type.String({ description: 'identity:<id>, company:<id> or visitor:<id>' }),
+    summary: Type.String({ description: 'what happened, in one line' }),
+    person: Type.Union([Type.Null(), Type.Object({ id: Uuid(), name: Type.Union([Type.String(), Type.Null()]), email: Type.Union([Type.String(), Type.Null()]) })]),
+    company: Type.Union([Type.Null(), Type.Object({ id: Uuid(), name: Type.String(), domain: Type.Union([Type.String(), Type.Null()]) })]),
+    visitor_id: Type.Union([Type.String(), Type.Null()]),
+    country: Type.Union([Type.String(), Type.Null()]),
+    score: Type.Union([Type.Integer(), Type.Null()]),
+    reasons: Type.Array(Type.String()),
+    pages: Type.Array(Type.String(), { description: 'the latest pages viewed, newest first' }),
+    link: Type.Union([Type.String(), Type.Null()], { description: "the dashboard's page of the person or company" }),
+    occurred_at: Type.String(),
+    test: Type.Boolean({ description: 'true for POST /api/v1/alerts/{id}/test' }),
+  },
+  { additionalProperties: true },
+);
+
+const ALERT_FIRED_EXAMPLE = {
+  alert: { id: '0190f6a2-a1b2-7c3d-8e4f-5a6b7c8d9e0f', name: 'Pricing page by a known company' },
+  trigger: { type: 'page_viewed', path: '/pricing*' },
+  subject: `identity:${EXAMPLE_IDS.identity}`,
+  summary: 'viewed /pricing',
+  person: { id: EXAMPLE_IDS.identity, name: 'Ada Lovelace', email: 'ada@acme.example' },
+  company: { id: EXAMPLE_IDS.company, name: 'Acme', domain: 'acme.example' },
+  visitor_id: EXAMPLE_IDS.visitor,
+  country: 'GB',
+  score: 72,
+  reasons: ['Viewed pricing 3 times', 'Company in your ideal industries'],
+  pages: ['/pricing', '/docs/getting-started', '/'],
+  link: `https://leadlight.acme.example/identities/${EXAMPLE_IDS.identity}`,
+  occurred_at: '2026-03-02T10:01:00.000Z',
+  test: false,
+};
+
 /** data of webhook.test */
 const TestData = Type.Object(
   { webhook_id: Uuid({ description: 'the endpoint tested' }), message: Type.String() },
@@ -127,6 +165,15 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
       'Sent when enrichment writes a company\'s fields from its website or the data provider (CONTRACT C6.7): at most once a month per company, never over what a person or a client wrote. `data` is the company as it is after the change.',
     data: ref(CompanySchema.$id as string),
     example: COMPANY_EXAMPLE,
+  },
+  {
+    type: 'alert.triggered',
+    operationId: 'alertTriggeredWebhook',
+    summary: 'An alert fired',
+    description:
+      'Sent to the webhook an alert names as its destination (`{"type":"webhook","webhook_id":…}`, CONTRACT C10.2) when the alert fires: at most once per person (or company) within its cooldown. `data` tells who, which company, what happened, the score and its reasons, the latest pages and a link to the dashboard.',
+    data: AlertFired,
+    example: ALERT_FIRED_EXAMPLE,
   },
   {
     type: 'webhook.test',

@@ -7,6 +7,7 @@ import type { TenantScope } from '../scope/tenant-scope.js';
 import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
 import { ChangesRepository } from './changes.repository.js';
+import { AlertsRepository } from './alerts.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
 import { CompanyRulesRepository } from './company-rules.repository.js';
 import { EnrichmentQueueRepository } from './enrichment-queue.repository.js';
@@ -54,6 +55,7 @@ export interface TenantRepositories {
   accountActivity: AccountActivityRepository;
   search: SearchRepository;
   changes: ChangesRepository;
+  alerts: AlertsRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -81,6 +83,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   accountActivity: AccountActivityRepository,
   search: SearchRepository,
   changes: ChangesRepository,
+  alerts: AlertsRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

@@ -8,6 +8,7 @@ import type { WorkspaceStore } from '../../repositories/index.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import type { CompanyRulesCache } from '../intelligence/company-rules-cache.js';
 import { ChangesService } from './changes.service.js';
+import { AlertsService } from './alerts.service.js';
 import { CompaniesService } from './companies.service.js';
 import { CompanyRulesService } from './company-rules.service.js';
 import { ErasureService } from './erasure.service.js';
@@ -37,6 +38,7 @@ export class WorkspaceServices {
   #changes?: ChangesService;
   #companyRules?: CompanyRulesService;
   #search?: SearchService;
+  #alerts?: AlertsService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -100,6 +102,11 @@ export class WorkspaceServices {
   /** company rules (C6.8) */
   get companyRules(): CompanyRulesService {
     return (this.#companyRules ??= new CompanyRulesService(this.store, () => this.rulesCache?.forget(this.store.workspaceId)));
+  }
+
+  /** alerts (C10) */
+  get alerts(): AlertsService {
+    return (this.#alerts ??= new AlertsService(this.store, this.webhookConfig));
   }
 
   /** lead intelligence: the ideal customer and page kinds */
