@@ -24,6 +24,7 @@ import { logRequest, looksKeyShaped, requestLog } from './http/plugins/request-l
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { OverloadLog } from './http/overload-log.js';
 import { RouteTable } from './http/route-table.js';
+import { batchRoutes } from './http/routes/batch.routes.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
 import { alertsRoutes } from './http/routes/alerts.routes.js';
 import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(changesRoutes);
       await api.register(companyRulesRoutes);
       await api.register(alertsRoutes);
+      await api.register(batchRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },

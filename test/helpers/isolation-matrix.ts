@@ -88,7 +88,14 @@ export type Operation =
    * an unknown one (404) and stays; an alert naming the other workspace's list
    * is refused (403) and nothing is made; lists hold the caller's alerts only
    */
-  | { kind: 'alert'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' };
+  | { kind: 'alert'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' }
+  /**
+   * a batch (CONTRACT C11.4): an operation naming the other workspace's item
+   * (an update by id, a reference, an identity's email) never reaches it: the
+   * lead batch answers 400 and writes nothing, the identity batch creates the
+   * caller's own identity; the other workspace's items stay as they were
+   */
+  | { kind: 'batch'; resource: 'leads' | 'identities' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -162,6 +169,8 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /api/v1/lists/:id/identities/:identity_id': { kind: 'remove-member' },
   'GET /api/v1/users': { kind: 'list', resource: 'users' },
   'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
+  'POST /api/v1/leads/batch': { kind: 'batch', resource: 'leads' },
+  'POST /api/v1/identities/batch': { kind: 'batch', resource: 'identities' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/tracking-status': { kind: 'summary', of: 'tracking-status' },

@@ -573,6 +573,35 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     caller.ids.leads.add(leads[0]!.id as string);
   }
 
+  /** C11.4: a batch naming the other workspace's items (by id, by reference, by email) never reaches them */
+  async function checkBatch(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: 'leads' | 'identities') {
+    const foreign = await read(other, resource, other.only[resource]);
+    const otherTotal = await total(other, resource);
+    if (resource === 'leads') {
+      const callerTotal = await total(caller, 'leads');
+      for (const operations of [
+        [{ op: 'update', id: other.only.leads, body: { properties: { batch: true } } }],
+        [{ op: 'create', body: { code: 'batch' } }, { op: 'create', body: { company_id: other.only.companies } }],
+        [{ op: 'create', body: { identity_id: other.only.identities } }],
+      ]) {
+        const answer = await call(caller.workspace, 'POST', operation.route.url, { operations });
+        expect(answer.status, JSON.stringify(operations)).toBe(400);
+        expect(answer.workspace).toBe(caller.workspace.id);
+      }
+      expect(await total(caller, 'leads')).toBe(callerTotal);
+    } else {
+      const { email } = foreign.body.data as { email: string };
+      const answer = await call(caller.workspace, 'POST', operation.route.url, { identities: [{ email, name: 'Batch', traits: { batch: true } }] });
+      expect(answer.status).toBe(200);
+      const [result] = answer.body.data as { outcome: string; data: { id: string; workspace_id: string } }[];
+      expect(result!.data.workspace_id).toBe(caller.workspace.id);
+      expect(result!.data.id).not.toBe(other.only.identities);
+      if (result!.outcome === 'created') caller.ids.identities.add(result!.data.id);
+    }
+    expect(await read(other, resource, other.only[resource])).toEqual(foreign);
+    expect(await total(other, resource)).toBe(otherTotal);
+  }
+
   it('covers every route the application registers, and every entry names a real route', () => {
     expect(plan.uncovered).toEqual([]);
     expect(plan.operations.map((operation) => operation.key).sort()).toEqual(Object.keys(MATRIX).sort());
@@ -653,6 +682,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'alert':
             await checkAlert(caller, other, operation!, spec.action);
+            break;
+          case 'batch':
+            await checkBatch(caller, other, operation!, spec.resource);
             break;
         }
       }

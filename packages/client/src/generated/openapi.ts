@@ -653,6 +653,46 @@ export interface paths {
         patch: operations["updateAlert"];
         trace?: never;
     };
+    "/api/v1/leads/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create and update leads in one batch
+         * @description 1 to 100 operations, run in order in one transaction: all are applied or none. Each follows the rules of the single write (POST /leads, PATCH /leads/{id} with application/json) and fires the same webhook events. The first bad operation answers 400 naming it in `details.fields` (`operations[3].body.code`, `operations[0].id` for an unknown lead) and nothing is written. Answers 200 with one result per operation, in order.
+         */
+        post: operations["batchLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/identities/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert identities by email in one batch
+         * @description 1 to 100 identities, run in order in one transaction: all are applied or none. An identity whose email (case-insensitive) is already in your workspace is updated: `name` when given, `traits` merged as RFC 7396 (a null member removes that key); otherwise one is created. Fires identity.created or identity.updated for each. A bad item answers 400 naming it (`identities[2].email`) and nothing is written.
+         */
+        post: operations["batchIdentities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "lead.created": {
@@ -8482,7 +8522,7 @@ export interface operations {
                 limit?: number;
                 /** @description continue after the page that gave this cursor (its Link rel="next" or rel="poll"); store it to resume later */
                 cursor?: string;
-                /** @description comma-separated event types to list (default every type): lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated */
+                /** @description comma-separated event types to list (default every type): lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered */
                 types?: string;
             };
             header?: never;
@@ -10662,6 +10702,689 @@ export interface operations {
                      * @example {
                      *       "error": "unsupported_media_type",
                      *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchLeads: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "create",
+                 *           "body": {
+                 *             "code": "demo-request",
+                 *             "source": "campaign",
+                 *             "properties": {
+                 *               "plan": "team",
+                 *               "utm_source": "newsletter"
+                 *             },
+                 *             "location": {
+                 *               "city": "Lyon",
+                 *               "country": "FR"
+                 *             },
+                 *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94"
+                 *           }
+                 *         },
+                 *         {
+                 *           "op": "update",
+                 *           "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                 *           "body": {
+                 *             "summary": {
+                 *               "status": "qualified",
+                 *               "owner": "sales@acme.example"
+                 *             },
+                 *             "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    operations: ({
+                        /** @enum {string} */
+                        op: "create";
+                        body: {
+                            /**
+                             * Format: uuid
+                             * @description generated when absent
+                             */
+                            visitor_id?: string;
+                            code?: string | null;
+                            source?: string | null;
+                            properties?: {
+                                [key: string]: unknown;
+                            };
+                            location?: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description an identity of your workspace
+                             */
+                            identity_id?: string | null;
+                            /** Format: uuid */
+                            session_id?: string | null;
+                            /**
+                             * Format: uuid
+                             * @description a company of your workspace
+                             */
+                            company_id?: string | null;
+                            summary?: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        op: "update";
+                        /**
+                         * Format: uuid
+                         * @description a lead of your workspace
+                         */
+                        id: string;
+                        /** @description application/json replaces each object field present; application/merge-patch+json merges it by RFC 7396 */
+                        body: {
+                            properties?: {
+                                [key: string]: unknown;
+                            };
+                            location?: {
+                                [key: string]: unknown;
+                            };
+                            summary?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /**
+                             * Format: uuid
+                             * @description a company of your workspace, or null
+                             */
+                            company_id?: string | null;
+                        };
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of each operation, in order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "outcome": "created",
+                     *           "data": {
+                     *             "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                     *             "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *             "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *             "code": "demo-request",
+                     *             "source": "campaign",
+                     *             "created_at": "2026-03-02T09:14:07.512Z",
+                     *             "updated_at": "2026-03-03T16:40:12.087Z",
+                     *             "properties": {
+                     *               "plan": "team",
+                     *               "utm_source": "newsletter",
+                     *               "landing_page": "/pricing"
+                     *             },
+                     *             "location": {
+                     *               "city": "Lyon",
+                     *               "country": "FR"
+                     *             },
+                     *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *             "session_id": "0190f6a2-6c11-7b2f-a1d4-3e7c9b8a5d83",
+                     *             "summary": {
+                     *               "score": 72,
+                     *               "status": "qualified",
+                     *               "score_reasons": [
+                     *                 "business email",
+                     *                 "visited pricing 3 times"
+                     *               ]
+                     *             },
+                     *             "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                     *           }
+                     *         },
+                     *         {
+                     *           "outcome": "updated",
+                     *           "data": {
+                     *             "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                     *             "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *             "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *             "code": "demo-request",
+                     *             "source": "campaign",
+                     *             "created_at": "2026-03-02T09:14:07.512Z",
+                     *             "updated_at": "2026-03-03T16:40:12.087Z",
+                     *             "properties": {
+                     *               "plan": "team",
+                     *               "utm_source": "newsletter",
+                     *               "landing_page": "/pricing"
+                     *             },
+                     *             "location": {
+                     *               "city": "Lyon",
+                     *               "country": "FR"
+                     *             },
+                     *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *             "session_id": "0190f6a2-6c11-7b2f-a1d4-3e7c9b8a5d83",
+                     *             "summary": {
+                     *               "score": 72,
+                     *               "status": "qualified",
+                     *               "score_reasons": [
+                     *                 "business email",
+                     *                 "visited pricing 3 times"
+                     *               ]
+                     *             },
+                     *             "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            outcome: "created" | "updated";
+                            data: components["schemas"]["Lead"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchIdentities: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "identities": [
+                 *         {
+                 *           "email": "ada@acme.example",
+                 *           "name": "Ada Lovelace",
+                 *           "traits": {
+                 *             "plan": "team"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    identities: {
+                        /**
+                         * Format: email
+                         * @description which identity: an existing one with this email (case-insensitive) is updated, otherwise one is created
+                         */
+                        email: string;
+                        name?: string | null;
+                        traits?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of each identity, in order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "outcome": "created",
+                     *           "data": {
+                     *             "id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *             "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *             "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *             "email": "ada@acme.example",
+                     *             "name": "Ada Lovelace",
+                     *             "traits": {
+                     *               "plan": "team",
+                     *               "role": "CTO"
+                     *             },
+                     *             "first_seen": "2026-02-27T08:01:44.210Z",
+                     *             "last_seen": "2026-03-03T16:40:12.087Z",
+                     *             "ip": "203.0.113.24",
+                     *             "city": "Lyon",
+                     *             "country": "FR",
+                     *             "is_favorite": false,
+                     *             "created_at": "2026-03-02T09:14:07.512Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            outcome: "created" | "updated";
+                            data: components["schemas"]["Identity"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
