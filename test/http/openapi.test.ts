@@ -112,7 +112,7 @@ const BODY_FIELDS: [string, string, string[]][] = [
 
 /** The query parameters of each list (spec: Endpoints; C3.9; the cursor of C8.3). */
 const QUERY_PARAMETERS: [string, string[]][] = [
-  ['/api/v1/leads', ['limit', 'offset', 'cursor', 'source', 'code', 'created_after', 'created_before']],
+  ['/api/v1/leads', ['limit', 'offset', 'cursor', 'source', 'code', 'created_after', 'created_before', 'sort']],
   ['/api/v1/identities', ['limit', 'offset', 'cursor', 'email', 'visitor_id', 'is_favorite', 'created_after', 'created_before']],
   ['/api/v1/identities/{id}/activity', ['limit', 'offset', 'cursor']],
   ['/api/v1/companies', ['limit', 'offset', 'cursor', 'name', 'domain']],

@@ -15,6 +15,7 @@ import { deliveryRetentionMigration } from './0010-delivery-retention.js';
 import { companySourcesMigration } from './0011-company-sources.js';
 import { enrichmentMigration } from './0012a-enrichment.js';
 import { accountsMigration as companyAccountsMigration } from './0012b-accounts.js';
+import { leadScoreMigration } from './0015a-lead-score.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0011-company-sources': companySourcesMigration,
   '0012a-enrichment': enrichmentMigration,
   '0012b-accounts': companyAccountsMigration,
+  '0015a-lead-score': leadScoreMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */

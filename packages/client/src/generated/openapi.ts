@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * List leads
-         * @description The leads of your workspace, newest first (created_at, then id, descending), a page at a time. Filters combine; `pagination.total` counts every lead matching them.
+         * @description The leads of your workspace, a page at a time, newest first (created_at, then id, descending) unless `sort` says otherwise (`created_at`, `-score`, `score`; leads without a numeric `summary.score` last in both score orders). Filters combine; `pagination.total` counts every lead matching them. The `Link` cursor keeps the order and the filters.
          */
         get: operations["listLeads"];
         put?: never;
@@ -1348,6 +1348,8 @@ export interface operations {
                 created_after?: string;
                 /** @description only items created strictly before this instant (ISO 8601; a date alone is 00:00Z) */
                 created_before?: string;
+                /** @description the order: `-created_at` newest first (default), `created_at` oldest first, `-score` highest `summary.score` first, `score` lowest first. Ties are broken by id in the same direction. Leads whose summary has no numeric `score` come after every scored lead, in both directions (then by id). */
+                sort?: "-created_at" | "created_at" | "-score" | "score";
             };
             header?: never;
             path?: never;
