@@ -33,6 +33,7 @@ import { IdempotencyRepository } from '../../src/repositories/tenant/idempotency
 import { IdentitiesRepository } from '../../src/repositories/tenant/identities.repository.js';
 import { LeadCountsRepository, PendingCounts } from '../../src/repositories/tenant/lead-counts.repository.js';
 import { LeadsRepository, type NewLead } from '../../src/repositories/tenant/leads.repository.js';
+import { LeadNotesRepository } from '../../src/repositories/tenant/lead-notes.repository.js';
 import { IntelligenceDueRepository } from '../../src/repositories/tenant/intelligence-due.repository.js';
 import { ListMembersRepository } from '../../src/repositories/tenant/list-members.repository.js';
 import { ListsRepository } from '../../src/repositories/tenant/lists.repository.js';
@@ -272,6 +273,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([ID, { properties: { mode: 'replace', value: {} } }, AT], 'application/json: properties replaced'),
       one([ID, { properties: { mode: 'merge', patch: {} }, summary: { mode: 'replace', value: null }, company_id: ID }, AT], 'merge patch, summary cleared, company set'),
     ],
+  }),
+  tenant('lead-notes.repository', LeadNotesRepository, {
+    insert: [one([{ id: ID, lead_id: ID, body: 'Called: follow up Friday', author_type: 'user', author_id: ID, author_name: 'Grace', created_at: AT }])],
+    list: [one([ID, FIRST_PAGE], 'first page'), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
   }),
   tenant('lead-counts.repository', LeadCountsRepository, {
     add: [

@@ -64,6 +64,18 @@ export interface LeadsTable {
   score: ColumnType<number | string | null, never, never>;
 }
 
+/** A note on a lead (C9.3), deleted with its lead; the author as it was when written. */
+export interface LeadNotesTable {
+  workspace_id: WorkspaceColumn;
+  id: string;
+  lead_id: string;
+  body: string;
+  author_type: 'user' | 'api_key';
+  author_id: string;
+  author_name: string;
+  created_at: Timestamp;
+}
+
 export interface IdentitiesTable {
   workspace_id: WorkspaceColumn;
   id: string;
@@ -477,6 +489,7 @@ export interface Schema {
   reverse_dns_due: ReverseDnsDueTable;
   reverse_dns_cache: ReverseDnsCacheTable;
   enrichment_queue: EnrichmentQueueTable;
+  lead_notes: LeadNotesTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
@@ -503,6 +516,7 @@ export const TENANT_TABLES = [
   'company_rules',
   'reverse_dns_due',
   'enrichment_queue',
+  'lead_notes',
 ] as const;
 export type TenantTable = (typeof TENANT_TABLES)[number];
 

@@ -868,6 +868,11 @@ returning
   "summary",
   "company_id";
 
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = $1
+  and "lead_id" in ($2);
+
 update "lead_counts"
 set
   "count" = "count" - $1
@@ -898,6 +903,11 @@ returning
   "session_id",
   "summary",
   "company_id";
+
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = $1
+  and "lead_id" in ($2);
 
 update "lead_counts"
 set

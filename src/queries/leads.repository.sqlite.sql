@@ -836,6 +836,11 @@ returning
   "summary",
   "company_id";
 
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = ?
+  and "lead_id" in (?);
+
 update "lead_counts"
 set
   "count" = "count" - ?
@@ -866,6 +871,11 @@ returning
   "session_id",
   "summary",
   "company_id";
+
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = ?
+  and "lead_id" in (?);
 
 update "lead_counts"
 set

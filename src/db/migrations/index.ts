@@ -16,6 +16,7 @@ import { companySourcesMigration } from './0011-company-sources.js';
 import { enrichmentMigration } from './0012a-enrichment.js';
 import { accountsMigration as companyAccountsMigration } from './0012b-accounts.js';
 import { leadScoreMigration } from './0015a-lead-score.js';
+import { leadNotesMigration } from './0015b-lead-notes.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0012a-enrichment': enrichmentMigration,
   '0012b-accounts': companyAccountsMigration,
   '0015a-lead-score': leadScoreMigration,
+  '0015b-lead-notes': leadNotesMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */

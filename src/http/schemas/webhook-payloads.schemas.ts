@@ -7,8 +7,8 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Uuid } from '../../schemas/fields.js';
-import { CompanySchema, IdentitySchema, LeadSchema } from '../../schemas/resources.js';
-import { COMPANY_EXAMPLE, EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE } from './examples.js';
+import { CompanySchema, IdentitySchema, LeadNoteSchema, LeadSchema } from '../../schemas/resources.js';
+import { COMPANY_EXAMPLE, EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE, NOTE_EXAMPLE } from './examples.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -24,6 +24,12 @@ const Identified = Type.Object(
     identity: Type.Unsafe(ref(IdentitySchema.$id as string)),
     visitor_id: Uuid({ description: 'the tracked visitor now known to be this identity' }),
   },
+  { additionalProperties: true },
+);
+
+/** data of note.created: the note and the lead it is on */
+const NoteData = Type.Object(
+  { ...LeadNoteSchema.properties, lead_id: Uuid({ description: 'the lead the note is on' }) },
   { additionalProperties: true },
 );
 
@@ -127,6 +133,15 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
       'Sent when enrichment writes a company\'s fields from its website or the data provider (CONTRACT C6.7): at most once a month per company, never over what a person or a client wrote. `data` is the company as it is after the change.',
     data: ref(CompanySchema.$id as string),
     example: COMPANY_EXAMPLE,
+  },
+  {
+    type: 'note.created',
+    operationId: 'noteCreatedWebhook',
+    summary: 'A note was added to a lead',
+    description:
+      'Sent when a dashboard user or an API key adds a note to a lead (`POST /api/v1/leads/{id}/notes`, CONTRACT C9.3). `data` is the note as the API shows it, with the `lead_id` it is on.',
+    data: NoteData,
+    example: { ...NOTE_EXAMPLE, lead_id: EXAMPLE_IDS.lead },
   },
   {
     type: 'webhook.test',

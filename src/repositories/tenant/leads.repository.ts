@@ -14,6 +14,7 @@ import type { Keyset, Page, PageResult } from '../page.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, LeadCountsRepository, nextDay, PendingCounts } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
+import { deleteNotesOf } from './lead-notes.repository.js';
 import { byScore, oldestFirst, type Keyed, type LeadSort } from './lead-order.js';
 import { countLeads, planTotal, totalExpression } from './lead-totals.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
@@ -344,9 +345,10 @@ export class LeadsRepository extends KeyedTenantRepository {
   }
 
   /**
-   * Deletes the leads with this id, or of these visitors or identities, and
-   * takes them out of lead_counts, in one transaction (C8.4: totals stay
-   * exact). Returns the leads deleted.
+   * Deletes the leads with this id, or of these visitors or identities, with
+   * their notes (C9.3: a note belongs to its lead), and takes them out of
+   * lead_counts, in one transaction (C8.4: totals stay exact). Returns the
+   * leads deleted.
    */
   deleteWhere(where: { id?: string; visitorIds?: readonly string[]; identityIds?: readonly string[] }): Promise<Lead[]> {
     const { id, visitorIds = [], identityIds = [] } = where;
@@ -363,6 +365,7 @@ export class LeadsRepository extends KeyedTenantRepository {
         )
         .returning(COLUMNS)
         .execute();
+      await deleteNotesOf(scope, rows.map((row) => row.id));
       await new LeadCountsRepository(scope).subtract(new PendingCounts().add(rows));
       return rows.map((row) => this.toLead(row));
     });

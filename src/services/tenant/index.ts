@@ -14,6 +14,7 @@ import { IdempotencyService } from './idempotency.service.js';
 import { IdentitiesService } from './identities.service.js';
 import { ImportService } from './import/import.service.js';
 import { IntelligenceSettingsService } from './intelligence-settings.service.js';
+import { LeadNotesService } from './lead-notes.service.js';
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
@@ -33,6 +34,7 @@ export class WorkspaceServices {
   #intelligenceSettings?: IntelligenceSettingsService;
   #webhooks?: WebhooksService;
   #companyRules?: CompanyRulesService;
+  #leadNotes?: LeadNotesService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -47,6 +49,10 @@ export class WorkspaceServices {
 
   get leads(): LeadsService {
     return (this.#leads ??= new LeadsService(this.store));
+  }
+
+  get leadNotes(): LeadNotesService {
+    return (this.#leadNotes ??= new LeadNotesService(this.store));
   }
 
   get identities(): IdentitiesService {
