@@ -31,6 +31,7 @@ import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
 import { companyRuleRoutes } from './http/routes/dashboard/company-rules.routes.js';
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
 import { searchRoutes } from './http/routes/dashboard/search.routes.js';
+import { leadNoteRoutes } from './http/routes/dashboard/lead-notes.routes.js';
 import { accountsRoutes } from './http/routes/dashboard/accounts.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
@@ -42,6 +43,7 @@ import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
 import { ingestRoutes } from './http/routes/ingest.routes.js';
 import { leadsRoutes } from './http/routes/leads.routes.js';
+import { leadNotesRoutes } from './http/routes/lead-notes.routes.js';
 import { listsRoutes } from './http/routes/lists.routes.js';
 import { metricsRoutes } from './http/routes/metrics.routes.js';
 import { openapiRoutes } from './http/routes/openapi.routes.js';
@@ -178,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(openapiRoutes);
       await api.register(leadsRoutes);
+      await api.register(leadNotesRoutes, { services });
       await api.register(identitiesRoutes);
       await api.register(companiesRoutes);
       await api.register(listsRoutes);
@@ -196,6 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (dashboard) => {
       await dashboard.register(sessionRoutes, { services });
       await dashboard.register(recordsRoutes);
+      await dashboard.register(leadNoteRoutes);
       await dashboard.register(settingsRoutes, { services });
       await dashboard.register(siteKeyRoutes, { services, scriptPath: tracking.scriptPath });
       await dashboard.register(intelligenceRoutes);

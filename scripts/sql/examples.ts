@@ -35,6 +35,7 @@ import { IdempotencyRepository } from '../../src/repositories/tenant/idempotency
 import { IdentitiesRepository } from '../../src/repositories/tenant/identities.repository.js';
 import { LeadCountsRepository, PendingCounts } from '../../src/repositories/tenant/lead-counts.repository.js';
 import { LeadsRepository, type NewLead } from '../../src/repositories/tenant/leads.repository.js';
+import { LeadNotesRepository } from '../../src/repositories/tenant/lead-notes.repository.js';
 import { IntelligenceDueRepository } from '../../src/repositories/tenant/intelligence-due.repository.js';
 import { ListMembersRepository } from '../../src/repositories/tenant/list-members.repository.js';
 import { ListsRepository } from '../../src/repositories/tenant/lists.repository.js';
@@ -289,6 +290,14 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       ),
       one([{ createdAfter: '2026-01-01T09:00:00.000Z', createdBefore: '2026-01-01T18:00:00.000Z' }, FIRST_PAGE], 'range within one day'),
     ],
+    listSorted: [
+      one(['created_at', {}, FIRST_PAGE], 'oldest first (C9.3)'),
+      one(['created_at', { source: 'website' }, AFTER_PAGE], 'oldest first, source, after a cursor'),
+      one(['-score', {}, FIRST_PAGE], 'best first: scored leads, then the unscored'),
+      one(['-score', {}, { limit: 51, offset: 0, after: { at: '42.5', id: ID } }], 'best first, after a scored lead'),
+      one(['score', {}, { limit: 51, offset: 0, after: { at: '', id: ID } }], 'worst first, in the unscored tail'),
+      one(['-score', {}, { limit: 50, offset: 200 }], 'best first, offset past the scored leads (counts them)'),
+    ],
     insert: [one([lead])],
     insertMany: [one([[lead, { ...lead, created_at: '2026-01-02T00:00:00.000Z' }]])],
     identifyVisitor: [one([ID, ID, AT])],
@@ -301,6 +310,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([ID, { properties: { mode: 'replace', value: {} } }, AT], 'application/json: properties replaced'),
       one([ID, { properties: { mode: 'merge', patch: {} }, summary: { mode: 'replace', value: null }, company_id: ID }, AT], 'merge patch, summary cleared, company set'),
     ],
+  }),
+  tenant('lead-notes.repository', LeadNotesRepository, {
+    insert: [one([{ id: ID, lead_id: ID, body: 'Called: follow up Friday', author_type: 'user', author_id: ID, author_name: 'Grace', created_at: AT }])],
+    list: [one([ID, FIRST_PAGE], 'first page'), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
   }),
   tenant('lead-counts.repository', LeadCountsRepository, {
     add: [

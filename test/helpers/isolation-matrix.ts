@@ -95,7 +95,13 @@ export type Operation =
    * lead batch answers 400 and writes nothing, the identity batch creates the
    * caller's own identity; the other workspace's items stay as they were
    */
-  | { kind: 'batch'; resource: 'leads' | 'identities' };
+  | { kind: 'batch'; resource: 'leads' | 'identities' }
+  /**
+   * a lead's notes (CONTRACT C9.3): the other workspace's lead answers like
+   * an unknown one (404) and its notes stay as they were; a shared lead id
+   * names the caller's lead, whose notes are the caller's only
+   */
+  | { kind: 'notes'; action: 'list' | 'create' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -176,6 +182,10 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/tracking-status': { kind: 'summary', of: 'tracking-status' },
   'GET /dashboard/api/search': { kind: 'search' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },
+  'GET /api/v1/leads/:id/notes': { kind: 'notes', action: 'list' },
+  'POST /api/v1/leads/:id/notes': { kind: 'notes', action: 'create' },
+  'GET /dashboard/api/leads/:id/notes': { kind: 'notes', action: 'list' },
+  'POST /dashboard/api/leads/:id/notes': { kind: 'notes', action: 'create' },
   'GET /dashboard/api/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /dashboard/api/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { dashboard: true }, summary: { y: 2 } } },
   'GET /dashboard/api/identities': { kind: 'list', resource: 'identities' },
@@ -381,6 +391,18 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
     { id: shared.leads, code: `${tag}-shared`, source: `${lower}-source`, identity_id: shared.identities, company_id: shared.companies },
     { id: own.leads, code: `${tag}-own`, source: `${lower}-source`, visitor_id: own.visitor },
   ]);
+  // a note on each lead, its body marked by the workspace (C9.3)
+  for (const leadId of [shared.leads, own.leads]) {
+    await repos.leadNotes.insert({
+      id: randomUUID(),
+      lead_id: leadId,
+      body: `${tag} note`,
+      author_type: 'api_key',
+      author_id: workspace.production.id,
+      author_name: `${tag} key`,
+      created_at: new Date().toISOString(),
+    });
+  }
   const admin = randomUUID();
   await importRows(t, ws, 'users', [
     { id: shared.users, email: 'shared.person@example.com', name: 'Shared Person', workspace_role: MARKER.users(tag)[1] as string },

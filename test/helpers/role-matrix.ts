@@ -34,6 +34,9 @@ export const LEAST_ROLE: Record<string, Access> = {
   'GET /dashboard/api/leads': 'viewer',
   'GET /dashboard/api/leads/:id': 'viewer',
   'PATCH /dashboard/api/leads/:id': 'member',
+  // C9.3 with C7.4: notes are part of working a lead; every member reads them, a member (not a viewer) writes them
+  'GET /dashboard/api/leads/:id/notes': 'viewer',
+  'POST /dashboard/api/leads/:id/notes': 'member',
   'GET /dashboard/api/identities': 'viewer',
   'GET /dashboard/api/identities/:id': 'viewer',
   'PATCH /dashboard/api/identities/:id': 'member',

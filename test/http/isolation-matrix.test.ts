@@ -352,6 +352,25 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect(await call(other.workspace, 'GET', `/api/v1/alerts/${foreignId}`)).toEqual(before);
   }
 
+  const notesOf = async (holder: Holdings, leadId: string) => walk(holder, `/api/v1/leads/${leadId}/notes`);
+
+  async function checkNotes(caller: Holdings, other: Holdings, operation: PlannedOperation, action: 'list' | 'create') {
+    const body = action === 'create' ? { body: `${caller.tag} note` } : undefined;
+    const unknown = await unknownAnswer(caller, operation, body);
+    const othersBefore = await notesOf(other, other.only.leads);
+    expect(othersBefore.length).toBeGreaterThan(0);
+    expect(await call(caller.workspace, operation.route.method, pathOf(operation, other.only.leads), body)).toEqual({ ...unknown, workspace: caller.workspace.id });
+    expect(await notesOf(other, other.only.leads)).toEqual(othersBefore);
+    const otherShared = await notesOf(other, shared.leads);
+    const answer = await call(caller.workspace, operation.route.method, pathOf(operation, shared.leads), body);
+    expect(answer.status).toBe(action === 'create' ? 201 : 200);
+    expect(answer.workspace).toBe(caller.workspace.id);
+    const mine = operation.route.method === 'GET' ? await walk(caller, pathOf(operation, shared.leads)) : await notesOf(caller, shared.leads);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const note of mine) expect(note.body, "the shared lead's notes are the caller's").toBe(`${caller.tag} note`);
+    expect(await notesOf(other, shared.leads)).toEqual(otherShared);
+  }
+
   async function checkOwnCreate(caller: Holdings, other: Holdings, operation: PlannedOperation, target: 'keys' | 'site-keys' | 'users', body: Record<string, unknown>) {
     const before = target === 'keys' ? await keyIds(other) : target === 'site-keys' ? await siteKeyList(other) : await total(other, 'users');
     const created = await call(caller.workspace, 'POST', operation.route.url, body);
@@ -686,6 +705,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
           case 'batch':
             await checkBatch(caller, other, operation!, spec.resource);
             break;
+          case 'notes':
+            await checkNotes(caller, other, operation!, spec.action);
+            break;
         }
       }
     });
@@ -697,12 +719,12 @@ describe('the isolation matrix itself', () => {
     const throwaway: FastifyPluginAsync = async (app) => {
       app.get('/things/:id', async () => ({ data: {} }));
       app.post('/things', { schema: { body: { type: 'object', properties: { account_id: { type: 'string' } } } } }, async () => ({}));
-      app.post('/leads/:id/notes', { schema: { body: { type: 'object', properties: { note: { type: 'string' } } } } }, async () => ({}));
+      app.post('/leads/:id/attachments', { schema: { body: { type: 'object', properties: { note: { type: 'string' } } } } }, async () => ({}));
     };
     const t = await createTestApp('sqlite', { extraRoutes: throwaway });
     try {
       const { uncovered } = planMatrix(t.app.routeTable.routes());
-      expect(uncovered).toEqual(['GET /api/v1/things/:id', 'POST /api/v1/things', 'POST /api/v1/leads/:id/notes']);
+      expect(uncovered).toEqual(['GET /api/v1/things/:id', 'POST /api/v1/things', 'POST /api/v1/leads/:id/attachments']);
     } finally {
       await t.close();
     }

@@ -18,6 +18,8 @@ import { accountsMigration as companyAccountsMigration } from './0012b-accounts.
 import { searchMigration } from './0013a-search.js';
 import { changesMigration } from './0014-changes.js';
 import { alertsMigration } from './0019a-alerts.js';
+import { leadScoreMigration } from './0015a-lead-score.js';
+import { leadNotesMigration } from './0015b-lead-notes.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -35,6 +37,8 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0013a-search': searchMigration,
   '0014-changes': changesMigration,
   '0019a-alerts': alertsMigration,
+  '0015a-lead-score': leadScoreMigration,
+  '0015b-lead-notes': leadNotesMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */

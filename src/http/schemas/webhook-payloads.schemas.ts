@@ -7,8 +7,8 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Uuid } from '../../schemas/fields.js';
-import { CompanySchema, IdentitySchema, LeadSchema } from '../../schemas/resources.js';
-import { COMPANY_EXAMPLE, EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE } from './examples.js';
+import { CompanySchema, IdentitySchema, LeadNoteSchema, LeadSchema } from '../../schemas/resources.js';
+import { COMPANY_EXAMPLE, EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE, NOTE_EXAMPLE } from './examples.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -64,6 +64,12 @@ const ALERT_FIRED_EXAMPLE = {
   occurred_at: '2026-03-02T10:01:00.000Z',
   test: false,
 };
+
+/** data of note.created: the note and the lead it is on */
+const NoteData = Type.Object(
+  { ...LeadNoteSchema.properties, lead_id: Uuid({ description: 'the lead the note is on' }) },
+  { additionalProperties: true },
+);
 
 /** data of webhook.test */
 const TestData = Type.Object(
@@ -174,6 +180,15 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
       'Sent to the webhook an alert names as its destination (`{"type":"webhook","webhook_id":…}`, CONTRACT C10.2) when the alert fires: at most once per person (or company) within its cooldown. `data` tells who, which company, what happened, the score and its reasons, the latest pages and a link to the dashboard.',
     data: AlertFired,
     example: ALERT_FIRED_EXAMPLE,
+  },
+  {
+    type: 'note.created',
+    operationId: 'noteCreatedWebhook',
+    summary: 'A note was added to a lead',
+    description:
+      'Sent when a dashboard user or an API key adds a note to a lead (`POST /api/v1/leads/{id}/notes`, CONTRACT C9.3). `data` is the note as the API shows it, with the `lead_id` it is on.',
+    data: NoteData,
+    example: { ...NOTE_EXAMPLE, lead_id: EXAMPLE_IDS.lead },
   },
   {
     type: 'webhook.test',

@@ -17,6 +17,7 @@ import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdentitiesRepository } from './identities.repository.js';
 import { IntelligenceDueRepository } from './intelligence-due.repository.js';
 import { LeadCountsRepository } from './lead-counts.repository.js';
+import { LeadNotesRepository } from './lead-notes.repository.js';
 import { LeadsRepository } from './leads.repository.js';
 import { ListMembersRepository } from './list-members.repository.js';
 import { ListsRepository } from './lists.repository.js';
@@ -56,6 +57,7 @@ export interface TenantRepositories {
   search: SearchRepository;
   changes: ChangesRepository;
   alerts: AlertsRepository;
+  leadNotes: LeadNotesRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -84,6 +86,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   search: SearchRepository,
   changes: ChangesRepository,
   alerts: AlertsRepository,
+  leadNotes: LeadNotesRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

@@ -16,6 +16,7 @@ import { IdempotencyService } from './idempotency.service.js';
 import { IdentitiesService } from './identities.service.js';
 import { ImportService } from './import/import.service.js';
 import { IntelligenceSettingsService } from './intelligence-settings.service.js';
+import { LeadNotesService } from './lead-notes.service.js';
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
@@ -39,6 +40,7 @@ export class WorkspaceServices {
   #companyRules?: CompanyRulesService;
   #search?: SearchService;
   #alerts?: AlertsService;
+  #leadNotes?: LeadNotesService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -53,6 +55,10 @@ export class WorkspaceServices {
 
   get leads(): LeadsService {
     return (this.#leads ??= new LeadsService(this.store));
+  }
+
+  get leadNotes(): LeadNotesService {
+    return (this.#leadNotes ??= new LeadNotesService(this.store));
   }
 
   get identities(): IdentitiesService {

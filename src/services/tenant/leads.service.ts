@@ -3,8 +3,8 @@
  * that must stay inside the workspace, and updates by replacement or merge patch.
  */
 import type { TenantRepositories, WorkspaceStore } from '../../repositories/index.js';
-import type { Page, PageResult } from '../../repositories/page.js';
-import type { LeadChanges, LeadFilters, NewLead } from '../../repositories/tenant/leads.repository.js';
+import type { Page } from '../../repositories/page.js';
+import type { LeadChanges, LeadFilters, LeadSort, NewLead, SortedPage } from '../../repositories/tenant/leads.repository.js';
 import type { LeadCreateInput, LeadUpdateInput } from '../../schemas/inputs.js';
 import { now } from '../../schemas/instants.js';
 import type { Lead } from '../../schemas/resources.js';
@@ -44,8 +44,9 @@ export function buildLead(input: LeadCreateInput, stamps: LeadStamps): NewLead {
 export class LeadsService {
   constructor(private readonly store: WorkspaceStore) {}
 
-  list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
-    return this.store.repos.leads.list(filters, page);
+  /** A page of leads in `sort`'s order (C9.3), with each one's keyset for the next cursor. */
+  list(filters: LeadFilters, page: Page, sort: LeadSort = '-created_at'): Promise<SortedPage> {
+    return this.store.repos.leads.listSorted(sort, filters, page);
   }
 
   async get(id: string): Promise<Lead> {

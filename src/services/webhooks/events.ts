@@ -19,6 +19,8 @@
  * company.* is the company as the API shows it. alert.triggered goes to the
  * webhook an alert names as its destination (C10.2), from the alert outbox
  * (services/alerts/); its `data` is the firing's facts (alerts/model.ts).
+ * note.created (C9.3) in
+ * services/tenant/lead-notes.service.ts: `data` is the note with its `lead_id`.
  */
 import type { TenantRepositories } from '../../repositories/index.js';
 import { now } from '../../schemas/instants.js';
@@ -35,6 +37,7 @@ export const WEBHOOK_EVENTS = [
   'company.created',
   'company.updated',
   'alert.triggered',
+  'note.created',
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

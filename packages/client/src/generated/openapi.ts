@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * List leads
-         * @description The leads of your workspace, newest first (created_at, then id, descending), a page at a time. Filters combine; `pagination.total` counts every lead matching them.
+         * @description The leads of your workspace, a page at a time, newest first (created_at, then id, descending) unless `sort` says otherwise (`created_at`, `-score`, `score`; leads without a numeric `summary.score` last in both score orders). Filters combine; `pagination.total` counts every lead matching them. The `Link` cursor keeps the order and the filters.
          */
         get: operations["listLeads"];
         put?: never;
@@ -75,6 +75,30 @@ export interface paths {
          * @description Only the fields present change. With application/json an object field replaces the stored one; with application/merge-patch+json it is merged (RFC 7396: a null member removes that key). `updated_at` is refreshed.
          */
         patch: operations["updateLead"];
+        trace?: never;
+    };
+    "/api/v1/leads/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lead's notes
+         * @description The notes on one lead of your workspace, newest first (created_at, then id, descending), a page at a time, with `Link` cursors. A lead of another workspace is 404, like an unknown one.
+         */
+        get: operations["listLeadNotes"];
+        put?: never;
+        /**
+         * Add a note to a lead
+         * @description Adds a note (1 to 10,000 characters) to one lead of your workspace; its author is the calling API key (`type: "api_key"`, named by the key's name, else its type and last four characters, as it was then). Answers 201 with the note. Sends `note.created`. Notes are deleted with their lead, and so with the erasure of its person.
+         */
+        post: operations["createLeadNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/identities": {
@@ -937,6 +961,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A note was added to a lead
+         * @description Sent when a dashboard user or an API key adds a note to a lead (`POST /api/v1/leads/{id}/notes`, CONTRACT C9.3). `data` is the note as the API shows it, with the `lead_id` it is on.
+         *
+         *     Delivered at least once, with the same `webhook-id` on every attempt; answer 2xx within 10 seconds, anything else is retried with exponential backoff for at least 24 hours.
+         */
+        post: operations["noteCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1093,6 +1139,25 @@ export interface components {
             offset: number;
             /** @description number of items matching the filters */
             total: number;
+        };
+        LeadNote: {
+            /** Format: uuid */
+            id: string;
+            /** @description the text of the note, as written (1 to 10,000 characters) */
+            body: string;
+            author: {
+                /** @description a dashboard user or an API key */
+                type: "user" | "api_key";
+                /**
+                 * Format: uuid
+                 * @description the user id or the API key id
+                 */
+                id: string;
+                /** @description the user's name (else email), or the key's name (else its type and hint), when the note was written */
+                name: string;
+            };
+            /** Format: date-time */
+            created_at: string;
         };
         Error: {
             /** @description machine-readable code */
@@ -1482,6 +1547,8 @@ export interface operations {
                 created_after?: string;
                 /** @description only items created strictly before this instant (ISO 8601; a date alone is 00:00Z) */
                 created_before?: string;
+                /** @description the order: `-created_at` newest first (default), `created_at` oldest first, `-score` highest `summary.score` first, `score` lowest first. Ties are broken by id in the same direction. Leads whose summary has no numeric `score` come after every scored lead, in both directions (then by id). */
+                sort?: "-created_at" | "created_at" | "-score" | "score";
             };
             header?: never;
             path?: never;
@@ -2527,6 +2594,473 @@ export interface operations {
                      * @example {
                      *       "error": "unsupported_media_type",
                      *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLeadNotes: {
+        parameters: {
+            query?: {
+                /** @description page size, default 50; above 100 it is lowered to 100 */
+                limit?: number;
+                /** @description number of results to skip, default 0 */
+                offset?: number;
+                /** @description continue after the page that gave this cursor (from its Link rel="next" header); not with offset */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notes */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0190f6a2-9f54-7b2c-9d3e-5a7f9b1c3da5",
+                     *           "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday.",
+                     *           "author": {
+                     *             "type": "user",
+                     *             "id": "0190f6a2-7166-7c8e-af50-7d1b4e6f0ac7",
+                     *             "name": "Grace Hopper"
+                     *           },
+                     *           "created_at": "2026-03-03T16:40:12.087Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LeadNote"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLeadNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the text of the note, 1 to 10,000 characters */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The note added */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0190f6a2-9f54-7b2c-9d3e-5a7f9b1c3da5",
+                     *         "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday.",
+                     *         "author": {
+                     *           "type": "api_key",
+                     *           "id": "0190f6a2-a065-7c3d-8e4f-6b8a0c2d4eb6",
+                     *           "name": "CRM sync"
+                     *         },
+                     *         "created_at": "2026-03-03T16:40:12.087Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LeadNote"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7298,8 +7832,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL; not a loopback or private address */
                     url: string;
-                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered */
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated" | "alert.triggered")[];
+                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered, note.created */
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated" | "alert.triggered" | "note.created")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -7866,8 +8400,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL; not a loopback or private address */
                     url?: string;
-                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered */
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated" | "alert.triggered")[];
+                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered, note.created */
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated" | "alert.triggered" | "note.created")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -8522,7 +9056,7 @@ export interface operations {
                 limit?: number;
                 /** @description continue after the page that gave this cursor (its Link rel="next" or rel="poll"); store it to resume later */
                 cursor?: string;
-                /** @description comma-separated event types to list (default every type): lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered */
+                /** @description comma-separated event types to list (default every type): lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered, note.created */
                 types?: string;
             };
             header?: never;
@@ -12413,6 +12947,105 @@ export interface operations {
                         occurred_at: string;
                         /** @description true for POST /api/v1/alerts/{id}/test */
                         test: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Anything else, or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (for example, a signature that does not verify): retried like any failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    noteCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the same on every attempt of one event, so a receiver can drop the duplicates of at-least-once delivery.
+                 * @example msg_2bKq9Xv4Lw8Tz1Nc
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse messages far from your clock (replays).
+                 * @example 1772555998
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's `whsec_` secret (Standard Webhooks; verify with the `standardwebhooks` package).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "note.created",
+                 *       "timestamp": "2026-03-03T16:40:12.087Z",
+                 *       "data": {
+                 *         "id": "0190f6a2-9f54-7b2c-9d3e-5a7f9b1c3da5",
+                 *         "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday.",
+                 *         "author": {
+                 *           "type": "user",
+                 *           "id": "0190f6a2-7166-7c8e-af50-7d1b4e6f0ac7",
+                 *           "name": "Grace Hopper"
+                 *         },
+                 *         "created_at": "2026-03-03T16:40:12.087Z",
+                 *         "lead_id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description the event type
+                     * @constant
+                     */
+                    type: "note.created";
+                    /**
+                     * Format: date-time
+                     * @description when the change happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description the text of the note, as written (1 to 10,000 characters) */
+                        body: string;
+                        author: {
+                            /** @description a dashboard user or an API key */
+                            type: "user" | "api_key";
+                            /**
+                             * Format: uuid
+                             * @description the user id or the API key id
+                             */
+                            id: string;
+                            /** @description the user's name (else email), or the key's name (else its type and hint), when the note was written */
+                            name: string;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: uuid
+                         * @description the lead the note is on
+                         */
+                        lead_id: string;
                     } & {
                         [key: string]: unknown;
                     };

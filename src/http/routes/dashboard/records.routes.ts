@@ -47,7 +47,8 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
-      return listBody(await workspaceOf(request).leads.list({ source: query.source, code: query.code, ...createdRange(query) }, page), page);
+      const filters = { source: query.source, code: query.code, ...createdRange(query) };
+      return listBody(await workspaceOf(request).leads.list(filters, page, query.sort), page);
     },
   );
 
