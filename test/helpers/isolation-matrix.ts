@@ -235,7 +235,7 @@ export const MATRIX: Record<string, Operation> = {
 /** Changes run after every read, so that reads see the fixtures as seeded. */
 export function matrixOrder(keys: readonly string[]): string[] {
   const changes = (key: string) =>
-    ['update', 'create', 'own-create', 'action', 'switch', 'erase', 'add-members', 'remove-member'].includes(MATRIX[key]?.kind ?? '') ? 1 : 0;
+    ['update', 'create', 'own-create', 'action', 'switch', 'erase', 'add-members', 'remove-member', 'batch'].includes(MATRIX[key]?.kind ?? '') ? 1 : 0;
   return [...keys].sort((a, b) => changes(a) - changes(b));
 }
 
