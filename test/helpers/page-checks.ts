@@ -1,9 +1,10 @@
 /**
  * Checks every dashboard page must pass (CONTRACT C9.9), shared by the
  * browser tests: axe-core's violations of any impact (axe-core is MPL-2.0:
- * a test tool, a devDependency, never shipped) and the visible controls that
- * lie outside the viewport (one inside a horizontally scrolling box is
- * reached by scrolling that box, so it counts as inside).
+ * a test tool, a devDependency, never shipped), the visible controls that
+ * lie outside the viewport (also those a table would show only by scrolling
+ * it sideways: at 390 px a row's actions must be on screen), and, when the
+ * page itself scrolls sideways, what makes it wider.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,7 +31,7 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
 }
 
 /** The outer HTML of each visible control outside [0, viewport width], and whether the page itself scrolls sideways. */
-export async function offscreen(page: Page): Promise<{ controls: string[]; pageScrollsSideways: boolean }> {
+export async function offscreen(page: Page): Promise<{ controls: string[]; pageScrollsSideways: boolean; wider?: string[] }> {
   const controls = (await page.evaluate(`
     [...document.querySelectorAll('a, button, input, select, textarea, summary, [role="button"], [tabindex]')]
       .filter((element) => {
@@ -38,13 +39,30 @@ export async function offscreen(page: Page): Promise<{ controls: string[]; pageS
         const style = getComputedStyle(element);
         if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.display === 'none') return false;
         if (element.closest('.visually-hidden, .skip-link') !== null) return false;
-        for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
-          const overflow = getComputedStyle(parent).overflowX;
-          if ((overflow === 'auto' || overflow === 'scroll') && parent.scrollWidth > parent.clientWidth) return false;
-        }
-        return box.left < 0 || box.right > window.innerWidth;
+        // a control reached only by scrolling a box sideways counts as off-screen too (C9.9), except
+        // the focusable code and JSON boxes themselves, whose left edge is on screen
+        return box.left < 0 || (box.right > window.innerWidth + 0.5 && !(element.tagName === 'PRE' && box.left < window.innerWidth));
       })
       .map((element) => element.outerHTML.slice(0, 160))`)) as string[];
   const pageScrollsSideways = (await page.evaluate('document.documentElement.scrollWidth > window.innerWidth')) as boolean;
-  return { controls, pageScrollsSideways };
+  if (!pageScrollsSideways) return { controls, pageScrollsSideways };
+  // what makes the page wider than the viewport: the elements reaching furthest right, outside any scrolling box
+  const wider = (await page.evaluate(`
+    [...document.body.querySelectorAll('*')]
+      .filter((element) => {
+        for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
+          const overflow = getComputedStyle(parent).overflowX;
+          if (overflow === 'auto' || overflow === 'scroll') return false;
+        }
+        return true;
+      })
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        return [Math.round(Math.max(box.right, box.left + element.scrollWidth)), element.outerHTML.slice(0, 120)];
+      })
+      .filter(([right]) => right > window.innerWidth)
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, 5)
+      .map(([right, html]) => right + ' ' + html)`)) as string[];
+  return { controls, pageScrollsSideways, wider };
 }

@@ -25,8 +25,13 @@ export function parseJsonObject(text: string, nullable: boolean): { value?: Json
   return { value: value as JsonObject };
 }
 
-export function JsonView({ value }: { value: unknown }) {
-  return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+/** Focusable, so that a keyboard reaches and scrolls a long value (axe: scrollable-region-focusable). */
+export function JsonView({ value, label }: { value: unknown; label: string }) {
+  return (
+    <pre className="json" tabIndex={0} aria-label={label}>
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
 }
 
 export function JsonField({
@@ -108,7 +113,7 @@ export function JsonField({
       ) : value === null ? (
         <p className="muted">None.</p>
       ) : (
-        <JsonView value={value} />
+        <JsonView value={value} label={title} />
       )}
     </section>
   );

@@ -46,7 +46,9 @@ export function ListPage() {
             {data.rule !== null && (
               <figure className="snippet">
                 <figcaption className="snippet-label">Rule</figcaption>
-                <pre className="json">{JSON.stringify(data.rule, null, 2)}</pre>
+                <pre className="json" tabIndex={0} aria-label="Rule">
+                  {JSON.stringify(data.rule, null, 2)}
+                </pre>
               </figure>
             )}
           </section>

@@ -92,7 +92,7 @@ export function KeysSection({ admin }: { admin: boolean }) {
             <Empty>No active keys.</Empty>
           ) : (
             <div className="table-wrap">
-              <table>
+              <table className="stack-narrow">
                 <caption className="visually-hidden">Active API keys</caption>
                 <thead>
                   <tr>

@@ -125,7 +125,7 @@ export function MembersSection({ session }: { session: Session }) {
         {(page) => (
           <>
             <div className="table-wrap">
-              <table>
+              <table className="stack-narrow">
                 <caption className="visually-hidden">Members of the workspace</caption>
                 <thead>
                   <tr>

@@ -67,7 +67,7 @@ function SiteKeyItem({ siteKey, admin, onRevoke, revoking }: { siteKey: SiteKey;
       </dl>
       <figure className="snippet">
         <figcaption className="snippet-label">Install snippet</figcaption>
-        <pre className="json">
+        <pre className="json" tabIndex={0} aria-label="Install snippet">
           <code>{siteKey.snippet}</code>
         </pre>
         <div className="secret-row">
