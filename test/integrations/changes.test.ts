@@ -271,6 +271,27 @@ describe.each(storeKinds())('changes feed on %s (C11.1)', (kind) => {
     expect(new Set(seen)).toEqual(new Set(written));
   });
 
+  it.runIf(kind === 'postgres')('C11.1: on PostgreSQL transaction ids order as numbers, not as text (9 before 10)', async () => {
+    const ws = await t.createWorkspace('Feed xid order');
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    try {
+      // rows as transactions 10, 9 and 100 wrote them (ids long past, so below the visible horizon)
+      for (const xid of ['10', '9', '100']) {
+        await client.query(`insert into changes (workspace_id, xid, id, type, payload, created_at) values ($1, $2::xid8, $3, 'lead.created', $4, now())`, [
+          ws.id,
+          xid,
+          `msg_${xid}`,
+          JSON.stringify({ type: 'lead.created', timestamp: new Date().toISOString(), data: { id: xid } }),
+        ]);
+      }
+    } finally {
+      await client.end();
+    }
+    const one = await drain(ws, '/api/v1/changes?limit=1');
+    expect(one.events.map((event) => event.data.id)).toEqual(['9', '10', '100']);
+  });
+
   it.runIf(kind === 'postgres')('C11.1: on PostgreSQL a change committed after a later one is not skipped by a reader that moved past it', async () => {
     const ws = await t.createWorkspace('Feed out of order');
     const clients = [new pg.Client({ connectionString: t.db.url }), new pg.Client({ connectionString: t.db.url })] as const;
