@@ -24,10 +24,14 @@ import { logRequest, looksKeyShaped, requestLog } from './http/plugins/request-l
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { OverloadLog } from './http/overload-log.js';
 import { RouteTable } from './http/route-table.js';
+import { batchRoutes } from './http/routes/batch.routes.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
+import { alertsRoutes } from './http/routes/alerts.routes.js';
 import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
 import { companyRuleRoutes } from './http/routes/dashboard/company-rules.routes.js';
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
+import { searchRoutes } from './http/routes/dashboard/search.routes.js';
+import { leadNoteRoutes } from './http/routes/dashboard/lead-notes.routes.js';
 import { accountsRoutes } from './http/routes/dashboard/accounts.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
@@ -39,6 +43,7 @@ import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
 import { ingestRoutes } from './http/routes/ingest.routes.js';
 import { leadsRoutes } from './http/routes/leads.routes.js';
+import { leadNotesRoutes } from './http/routes/lead-notes.routes.js';
 import { listsRoutes } from './http/routes/lists.routes.js';
 import { metricsRoutes } from './http/routes/metrics.routes.js';
 import { openapiRoutes } from './http/routes/openapi.routes.js';
@@ -175,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(openapiRoutes);
       await api.register(leadsRoutes);
+      await api.register(leadNotesRoutes, { services });
       await api.register(identitiesRoutes);
       await api.register(companiesRoutes);
       await api.register(listsRoutes);
@@ -183,6 +189,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(webhooksRoutes);
       await api.register(changesRoutes);
       await api.register(companyRulesRoutes);
+      await api.register(alertsRoutes);
+      await api.register(batchRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },
@@ -191,12 +199,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (dashboard) => {
       await dashboard.register(sessionRoutes, { services });
       await dashboard.register(recordsRoutes);
+      await dashboard.register(leadNoteRoutes);
       await dashboard.register(settingsRoutes, { services });
       await dashboard.register(siteKeyRoutes, { services, scriptPath: tracking.scriptPath });
       await dashboard.register(intelligenceRoutes);
       await dashboard.register(dashboardWebhookRoutes);
       await dashboard.register(companyRuleRoutes);
       await dashboard.register(accountsRoutes);
+      await dashboard.register(searchRoutes);
     },
     { prefix: DASHBOARD_API_PREFIX },
   );

@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { QUEUE_STUB } from '../../src/services/operator/install-snippet.js';
 
 export interface DemoSiteOptions {
   /** where Leadlight serves /t.js, e.g. http://127.0.0.1:3000 */
@@ -29,10 +30,8 @@ export interface DemoSite {
 
 /** The loader snippet of CONTRACT C5.2, with the pre-load queue (README: "Install the tracker"). */
 export function snippet(leadlightUrl: string, siteKey: string, cookieless = false, scriptPath = '/t.js'): string {
-  const stub =
-    'window.leadlight=window.leadlight||{q:[]};["identify","track","conversion","page"].forEach(function(m){' +
-    'window.leadlight[m]=window.leadlight[m]||function(){window.leadlight.q.push([m,[].slice.call(arguments)])}});';
-  return `<script>${stub}</script>\n<script defer src="${leadlightUrl}${scriptPath}" data-key="${siteKey}"${cookieless ? ' data-cookieless' : ''}></script>`;
+  // the stub the dashboard's snippet carries (Settings, first run): the tracker's browser test drives this one
+  return `${QUEUE_STUB}\n<script defer src="${leadlightUrl}${scriptPath}" data-key="${siteKey}"${cookieless ? ' data-cookieless' : ''}></script>`;
 }
 
 const NAV = '<nav><a href="/">Home</a> · <a href="/pricing">Pricing</a> · <a href="/docs">Docs</a> · <a href="/blog">Blog</a> · <a href="/app">App</a> · <a href="/signup">Sign up</a></nav>';

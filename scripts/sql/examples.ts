@@ -25,6 +25,7 @@ import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { AccountActivityRepository } from '../../src/repositories/tenant/account-activity.repository.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
 import { ChangesRepository, FEED_START } from '../../src/repositories/tenant/changes.repository.js';
+import { AlertsRepository } from '../../src/repositories/tenant/alerts.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
 import { CompanyRulesRepository } from '../../src/repositories/tenant/company-rules.repository.js';
 import { EnrichmentQueueRepository } from '../../src/repositories/tenant/enrichment-queue.repository.js';
@@ -34,6 +35,7 @@ import { IdempotencyRepository } from '../../src/repositories/tenant/idempotency
 import { IdentitiesRepository } from '../../src/repositories/tenant/identities.repository.js';
 import { LeadCountsRepository, PendingCounts } from '../../src/repositories/tenant/lead-counts.repository.js';
 import { LeadsRepository, type NewLead } from '../../src/repositories/tenant/leads.repository.js';
+import { LeadNotesRepository } from '../../src/repositories/tenant/lead-notes.repository.js';
 import { IntelligenceDueRepository } from '../../src/repositories/tenant/intelligence-due.repository.js';
 import { ListMembersRepository } from '../../src/repositories/tenant/list-members.repository.js';
 import { ListsRepository } from '../../src/repositories/tenant/lists.repository.js';
@@ -41,6 +43,7 @@ import { MembersRepository } from '../../src/repositories/tenant/members.reposit
 import { PageCountsRepository, PendingPageViews } from '../../src/repositories/tenant/page-counts.repository.js';
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
 import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
+import { SearchRepository } from '../../src/repositories/tenant/search.repository.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
 import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
 import { WorkspaceSettingsRepository } from '../../src/repositories/tenant/workspace-settings.repository.js';
@@ -178,7 +181,28 @@ const session: Session = {
   user_agent: null,
 };
 
+const ALERT = {
+  id: ID,
+  name: 'Pricing',
+  trigger: { type: 'page_viewed' as const, path: '/pricing*' },
+  filters: { company_known: true },
+  destination: { type: 'slack' as const, url: 'https://hooks.slack.com/services/T/B/X' },
+  cooldown_minutes: 1440,
+  enabled: true,
+  created_at: AT,
+  updated_at: AT,
+};
+
 export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
+  tenant('alerts.repository', AlertsRepository, {
+    ...exists,
+    insert: [one([ALERT])],
+    findById: [one([ID])],
+    list: [one([FIRST_PAGE]), one([AFTER_PAGE], 'page after a cursor (keyset)')],
+    update: [one([ID, { name: 'x', trigger: { type: 'conversion' }, filters: {}, destination: { type: 'email', to: ['a@b.co'] as string[] }, cooldown_minutes: 5, enabled: false }, AT])],
+    delete: [one([ID])],
+    enabled: [one([])],
+  }),
   tenant('webhooks.repository', WebhooksRepository, {
     ...exists,
     insert: [one([{ id: ID, url: 'https://crm.example.com/hook', events: ['lead.created'], description: null, enabled: true, secret: 'whsec_x', created_at: AT }])],
@@ -266,6 +290,14 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       ),
       one([{ createdAfter: '2026-01-01T09:00:00.000Z', createdBefore: '2026-01-01T18:00:00.000Z' }, FIRST_PAGE], 'range within one day'),
     ],
+    listSorted: [
+      one(['created_at', {}, FIRST_PAGE], 'oldest first (C9.3)'),
+      one(['created_at', { source: 'website' }, AFTER_PAGE], 'oldest first, source, after a cursor'),
+      one(['-score', {}, FIRST_PAGE], 'best first: scored leads, then the unscored'),
+      one(['-score', {}, { limit: 51, offset: 0, after: { at: '42.5', id: ID } }], 'best first, after a scored lead'),
+      one(['score', {}, { limit: 51, offset: 0, after: { at: '', id: ID } }], 'worst first, in the unscored tail'),
+      one(['-score', {}, { limit: 50, offset: 200 }], 'best first, offset past the scored leads (counts them)'),
+    ],
     insert: [one([lead])],
     insertMany: [one([[lead, { ...lead, created_at: '2026-01-02T00:00:00.000Z' }]])],
     identifyVisitor: [one([ID, ID, AT])],
@@ -278,6 +310,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([ID, { properties: { mode: 'replace', value: {} } }, AT], 'application/json: properties replaced'),
       one([ID, { properties: { mode: 'merge', patch: {} }, summary: { mode: 'replace', value: null }, company_id: ID }, AT], 'merge patch, summary cleared, company set'),
     ],
+  }),
+  tenant('lead-notes.repository', LeadNotesRepository, {
+    insert: [one([{ id: ID, lead_id: ID, body: 'Called: follow up Friday', author_type: 'user', author_id: ID, author_name: 'Grace', created_at: AT }])],
+    list: [one([ID, FIRST_PAGE], 'first page'), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
   }),
   tenant('lead-counts.repository', LeadCountsRepository, {
     add: [
@@ -428,6 +464,11 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     pageViewsSince: [one([ID, AT, 10])],
     activity: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
   }),
+  tenant('search.repository', SearchRepository, {
+    people: [one(['jane', 5], 'three characters or more'), one(['ja', 5], 'two characters')],
+    companies: [one(['acme', 5], 'three characters or more'), one(['ac', 5], 'two characters')],
+    leads: [one(['LD-1', 5], 'three characters or more'), one(['LD', 5], 'two characters')],
+  }),
   tenant('lists.repository', ListsRepository, {
     ...exists,
     list: [one([FIRST_PAGE]), one([AFTER_PAGE], 'page after a cursor (keyset)')],
@@ -488,6 +529,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('visitors.repository', VisitorsRepository, {
     lock: [one([[ID], ['ada@example.com']], 'a visitor and an email (PostgreSQL only)')],
     find: [one([ID])],
+    any: [one([])],
     count: [one([])],
     insert: [one([[visitor]])],
     update: [one([visitor])],

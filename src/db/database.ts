@@ -138,6 +138,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
         .migrateToLatest()
         .finally(() => own?.destroy());
       if (error) {
+        const unknown = /previously executed migration (\S+) is missing/.exec(error instanceof Error ? error.message : '');
+        if (unknown !== null) {
+          throw new MigrationError(
+            `the database records migration ${unknown[1]}, which this version does not know: a newer release migrated it; run that release, or restore a backup taken before the upgrade`,
+          );
+        }
         const failed = results?.find((result) => result.status === 'Error')?.migrationName;
         const reason = error instanceof Error ? error.message : String(error);
         throw new MigrationError(`migration ${failed ?? ''} failed: ${reason}`.replace('  ', ' '));

@@ -139,6 +139,9 @@ export function startCheckpointer(filename: string): Checkpointer {
   let stopping: Promise<void> | undefined;
   return {
     stop() {
+      // referenced while it stops: an unreferenced worker's exit would not
+      // keep the process alive, and the caller awaiting it would never resume
+      worker.ref();
       stopping ??= (worker.postMessage({ type: 'stop' }), exited);
       return stopping;
     },

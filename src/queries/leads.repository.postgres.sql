@@ -435,6 +435,304 @@ limit
 offset
   $8;
 
+-- LeadsRepository.listSorted: oldest first (C9.3)
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+order by
+  "created_at" asc,
+  "id" asc
+limit
+  $2
+offset
+  $3;
+
+-- LeadsRepository.listSorted: oldest first, source, after a cursor
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "source" = $2
+  and ("created_at", "id") > ($3, $4)
+order by
+  "created_at" asc,
+  "id" asc
+limit
+  $5
+offset
+  $6;
+
+-- LeadsRepository.listSorted: best first: scored leads, then the unscored
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  "score"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "score" is not null
+order by
+  "score" desc,
+  "id" desc
+limit
+  $2
+offset
+  $3;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "score" is null
+order by
+  "id" desc
+limit
+  $2
+offset
+  $3;
+
+-- LeadsRepository.listSorted: best first, after a scored lead
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  "score"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "score" is not null
+  and ("score", "id") < ($2, $3)
+order by
+  "score" desc,
+  "id" desc
+limit
+  $4
+offset
+  $5;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "score" is null
+order by
+  "id" desc
+limit
+  $2
+offset
+  $3;
+
+-- LeadsRepository.listSorted: worst first, in the unscored tail
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "score" is null
+  and "id" > $2
+order by
+  "id" asc
+limit
+  $3
+offset
+  $4;
+
+-- LeadsRepository.listSorted: best first, offset past the scored leads (counts them)
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  "score"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "score" is not null
+order by
+  "score" desc,
+  "id" desc
+limit
+  $2
+offset
+  $3;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "score" is null
+order by
+  "id" desc
+limit
+  $2
+offset
+  $3;
+
 -- LeadsRepository.insert
 insert into
   "leads" (
@@ -570,6 +868,11 @@ returning
   "summary",
   "company_id";
 
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = $1
+  and "lead_id" in ($2);
+
 update "lead_counts"
 set
   "count" = "count" - $1
@@ -600,6 +903,11 @@ returning
   "session_id",
   "summary",
   "company_id";
+
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = $1
+  and "lead_id" in ($2);
 
 update "lead_counts"
 set

@@ -427,6 +427,304 @@ limit
 offset
   ?;
 
+-- LeadsRepository.listSorted: oldest first (C9.3)
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+order by
+  "created_at" asc,
+  "id" asc
+limit
+  ?
+offset
+  ?;
+
+-- LeadsRepository.listSorted: oldest first, source, after a cursor
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "source" = ?
+  and ("created_at", "id") > (?, ?)
+order by
+  "created_at" asc,
+  "id" asc
+limit
+  ?
+offset
+  ?;
+
+-- LeadsRepository.listSorted: best first: scored leads, then the unscored
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  "score"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "score" is not null
+order by
+  "score" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "score" is null
+order by
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- LeadsRepository.listSorted: best first, after a scored lead
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  "score"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "score" is not null
+  and ("score", "id") < (?, ?)
+order by
+  "score" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "score" is null
+order by
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- LeadsRepository.listSorted: worst first, in the unscored tail
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "score" is null
+  and "id" > ?
+order by
+  "id" asc
+limit
+  ?
+offset
+  ?;
+
+-- LeadsRepository.listSorted: best first, offset past the scored leads (counts them)
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  "score"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "score" is not null
+order by
+  "score" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "score" is null
+order by
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
 -- LeadsRepository.insert
 insert into
   "leads" (
@@ -538,6 +836,11 @@ returning
   "summary",
   "company_id";
 
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = ?
+  and "lead_id" in (?);
+
 update "lead_counts"
 set
   "count" = "count" - ?
@@ -568,6 +871,11 @@ returning
   "session_id",
   "summary",
   "company_id";
+
+delete from "lead_notes"
+where
+  "lead_notes"."workspace_id" = ?
+  and "lead_id" in (?);
 
 update "lead_counts"
 set

@@ -34,6 +34,16 @@ where
   "visitors"."workspace_id" = $1
   and "id" = $2;
 
+-- VisitorsRepository.any
+select
+  "id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+limit
+  $2;
+
 -- VisitorsRepository.count
 select
   count(*) as "total"

@@ -31,6 +31,16 @@ where
   "visitors"."workspace_id" = ?
   and "id" = ?;
 
+-- VisitorsRepository.any
+select
+  "id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+limit
+  ?;
+
 -- VisitorsRepository.count
 select
   count(*) as "total"

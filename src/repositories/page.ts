@@ -26,7 +26,7 @@ export interface PageResult<T> {
 }
 
 /** Tables listed newest first by `created_at`, then `id`. */
-export type CreatedTable = 'identity_activity' | 'companies' | 'visitor_lists' | 'webhooks' | 'company_rules';
+export type CreatedTable = 'identity_activity' | 'companies' | 'visitor_lists' | 'webhooks' | 'company_rules' | 'alerts' | 'lead_notes';
 
 /**
  * One page of `matching`, newest first (created_at, then id, descending, so

@@ -131,6 +131,25 @@ export const PaginationSchema = Type.Object(
 );
 export type Pagination = Static<typeof PaginationSchema>;
 
+/** A note on a lead (C9.3); `author.name` is the author's name when the note was written. */
+export const LeadNoteSchema = Type.Object(
+  {
+    id: Uuid(),
+    body: Type.String({ description: 'the text of the note, as written (1 to 10,000 characters)' }),
+    author: Type.Object(
+      {
+        type: Type.Union([Type.Literal('user'), Type.Literal('api_key')], { description: 'a dashboard user or an API key' }),
+        id: Uuid({ description: 'the user id or the API key id' }),
+        name: Type.String({ description: "the user's name (else email), or the key's name (else its type and hint), when the note was written" }),
+      },
+      { additionalProperties: false },
+    ),
+    created_at: Timestamp(),
+  },
+  { $id: 'LeadNote', additionalProperties: false },
+);
+export type LeadNote = Static<typeof LeadNoteSchema>;
+
 export const RESOURCE_SCHEMAS = [
   LeadSchema,
   IdentitySchema,
@@ -140,4 +159,5 @@ export const RESOURCE_SCHEMAS = [
   VisitorListSchema,
   WorkspaceUserSchema,
   PaginationSchema,
+  LeadNoteSchema,
 ] as const;

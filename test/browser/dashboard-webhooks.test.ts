@@ -89,7 +89,7 @@ describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (ki
     await section.getByLabel('Endpoint URL').fill(url);
     await section.getByLabel('Description').fill('Browser CRM');
     // the checkboxes are the catalogue the API documents
-    await expect(section.getByRole('checkbox').count()).resolves.toBe(10);
+    await expect(section.getByRole('checkbox').count()).resolves.toBe(12);
     await section.getByRole('button', { name: 'Add endpoint' }).click();
     await section.getByText('Choose at least one event.').waitFor();
     await section.getByRole('checkbox', { name: /lead\.created/ }).check();

@@ -230,7 +230,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await section.getByRole('status').filter({ hasText: 'Site key Browser shop created' }).waitFor();
     const item = section.locator('li.site-key', { hasText: 'Browser shop' });
     const snippet = (await item.getByRole('figure', { name: 'Install snippet' }).locator('code').textContent()) ?? '';
-    const match = /^<script defer src="(.+)\/t\.js" data-key="(ll_site_[0-9A-Za-z]{24,})"><\/script>$/.exec(snippet);
+    const match = /^<script>window\.leadlight=[^\n]+<\/script>\n<script defer src="(.+)\/t\.js" data-key="(ll_site_[0-9A-Za-z]{24,})"><\/script>$/.exec(snippet);
     expect(match?.[1], snippet).toBe(base);
     const siteKey = match![2]!;
     await expect(item.getByText(siteKey, { exact: true }).count()).resolves.toBe(1);
@@ -315,7 +315,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await screenshot(page, `${kind}-identities-1280`);
     await page.getByRole('link', { name: 'Timeline Person' }).click();
     await page.getByRole('heading', { name: 'Timeline Person' }).waitFor();
-    await page.getByText('Analytical').waitFor();
+    await page.getByText('Analytical', { exact: true }).first().waitFor();
     const timeline = page.getByRole('list', { name: 'Activity, newest first' });
     const pager = page.getByRole('navigation', { name: 'Pages of activity' });
     await pager.getByText(`1–20 of ${ACTIVITY}`).waitFor();

@@ -118,4 +118,21 @@ describe('the leadlight binary on sqlite', () => {
     expect(result.stderr).toMatch(/^leadlight: [^\n]*PORT[^\n]*\n$/);
     expect(() => JSON.parse(result.stdout)).not.toThrow();
   });
+
+  it('C1.3: serve on a store a newer release migrated stops with one line and exit code 1 (it used to exit 13 silently)', async () => {
+    const newer = path.join(dir, 'newer.db');
+    const database = openDatabase({ kind: 'sqlite', filename: newer });
+    try {
+      await database.migrate();
+      await database.db
+        .insertInto('leadlight_migrations' as never)
+        .values({ name: '9999-a-later-release', timestamp: new Date().toISOString() } as never)
+        .execute();
+    } finally {
+      await database.close();
+    }
+    const result = await leadlight(['serve', '--port', '0'], { DATABASE_URL: newer, LEADLIGHT_DEMO: 'off' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^leadlight: [^\n]*9999-a-later-release[^\n]*newer release[^\n]*\n$/);
+  });
 });

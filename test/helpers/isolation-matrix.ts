@@ -43,7 +43,7 @@ export type Operation =
   /** a creation that takes no references (a key, a member): it lands in the caller's workspace, never the other's */
   | { kind: 'own-create'; target: 'keys' | 'site-keys' | 'users'; body: () => Record<string, unknown> }
   /** an answer about the caller's workspace as a whole (settings, overview): it describes the caller's workspace only */
-  | { kind: 'summary'; of: 'workspace' | 'overview' }
+  | { kind: 'summary'; of: 'workspace' | 'overview' | 'tracking-status' }
   /** pointing a dashboard session at a workspace: one the person is not a member of answers 404 and the session stays */
   | { kind: 'switch' }
   /**
@@ -76,11 +76,32 @@ export type Operation =
    * company is refused (403) and nothing is made; lists hold the caller's rules only
    */
   | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' }
+  /** the dashboard's search (CONTRACT C9.1): a text both workspaces' items hold finds the caller's items only */
+  | { kind: 'search' }
   /**
    * the changes feed (CONTRACT C11.1): walked to its end it holds the
    * caller's events only, and the other workspace's cursor is refused (400)
    */
-  | { kind: 'changes' };
+  | { kind: 'changes' }
+  /**
+   * an alert route (CONTRACT C10.1): the other workspace's alert answers like
+   * an unknown one (404) and stays; an alert naming the other workspace's list
+   * is refused (403) and nothing is made; lists hold the caller's alerts only
+   */
+  | { kind: 'alert'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' }
+  /**
+   * a batch (CONTRACT C11.4): an operation naming the other workspace's item
+   * (an update by id, a reference, an identity's email) never reaches it: the
+   * lead batch answers 400 and writes nothing, the identity batch creates the
+   * caller's own identity; the other workspace's items stay as they were
+   */
+  | { kind: 'batch'; resource: 'leads' | 'identities' }
+  /**
+   * a lead's notes (CONTRACT C9.3): the other workspace's lead answers like
+   * an unknown one (404) and its notes stay as they were; a shared lead id
+   * names the caller's lead, whose notes are the caller's only
+   */
+  | { kind: 'notes'; action: 'list' | 'create' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -127,6 +148,11 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/company-rules': { kind: 'company-rule', action: 'list' },
   'GET /api/v1/company-rules/:id': { kind: 'company-rule', action: 'read' },
   'DELETE /api/v1/company-rules/:id': { kind: 'company-rule', action: 'delete' },
+  'POST /api/v1/alerts': { kind: 'alert', action: 'create' },
+  'GET /api/v1/alerts': { kind: 'alert', action: 'list' },
+  'GET /api/v1/alerts/:id': { kind: 'alert', action: 'read' },
+  'PATCH /api/v1/alerts/:id': { kind: 'alert', action: 'update' },
+  'DELETE /api/v1/alerts/:id': { kind: 'alert', action: 'delete' },
   'GET /api/v1/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /api/v1/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { changed: true }, summary: { x: 1 } } },
   'GET /api/v1/identities': { kind: 'list', resource: 'identities' },
@@ -151,9 +177,17 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /api/v1/lists/:id/identities/:identity_id': { kind: 'remove-member' },
   'GET /api/v1/users': { kind: 'list', resource: 'users' },
   'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
+  'POST /api/v1/leads/batch': { kind: 'batch', resource: 'leads' },
+  'POST /api/v1/identities/batch': { kind: 'batch', resource: 'identities' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
+  'GET /dashboard/api/tracking-status': { kind: 'summary', of: 'tracking-status' },
+  'GET /dashboard/api/search': { kind: 'search' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },
+  'GET /api/v1/leads/:id/notes': { kind: 'notes', action: 'list' },
+  'POST /api/v1/leads/:id/notes': { kind: 'notes', action: 'create' },
+  'GET /dashboard/api/leads/:id/notes': { kind: 'notes', action: 'list' },
+  'POST /dashboard/api/leads/:id/notes': { kind: 'notes', action: 'create' },
   'GET /dashboard/api/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /dashboard/api/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { dashboard: true }, summary: { y: 2 } } },
   'GET /dashboard/api/identities': { kind: 'list', resource: 'identities' },
@@ -203,7 +237,7 @@ export const MATRIX: Record<string, Operation> = {
 /** Changes run after every read, so that reads see the fixtures as seeded. */
 export function matrixOrder(keys: readonly string[]): string[] {
   const changes = (key: string) =>
-    ['update', 'create', 'own-create', 'action', 'switch', 'erase', 'add-members', 'remove-member'].includes(MATRIX[key]?.kind ?? '') ? 1 : 0;
+    ['update', 'create', 'own-create', 'action', 'switch', 'erase', 'add-members', 'remove-member', 'batch'].includes(MATRIX[key]?.kind ?? '') ? 1 : 0;
   return [...keys].sort((a, b) => changes(a) - changes(b));
 }
 
@@ -359,6 +393,18 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
     { id: shared.leads, code: `${tag}-shared`, source: `${lower}-source`, identity_id: shared.identities, company_id: shared.companies },
     { id: own.leads, code: `${tag}-own`, source: `${lower}-source`, visitor_id: own.visitor },
   ]);
+  // a note on each lead, its body marked by the workspace (C9.3)
+  for (const leadId of [shared.leads, own.leads]) {
+    await repos.leadNotes.insert({
+      id: randomUUID(),
+      lead_id: leadId,
+      body: `${tag} note`,
+      author_type: 'api_key',
+      author_id: workspace.production.id,
+      author_name: `${tag} key`,
+      created_at: new Date().toISOString(),
+    });
+  }
   const admin = randomUUID();
   await importRows(t, ws, 'users', [
     { id: shared.users, email: 'shared.person@example.com', name: 'Shared Person', workspace_role: MARKER.users(tag)[1] as string },

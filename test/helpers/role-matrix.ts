@@ -28,9 +28,15 @@ export const LEAST_ROLE: Record<string, Access> = {
   'POST /dashboard/api/password-links/redeem': 'public',
   'PUT /dashboard/api/account/password': 'viewer',
   'GET /dashboard/api/overview': 'viewer',
+  'GET /dashboard/api/tracking-status': 'viewer',
+  // C9.1: the search box is in the header of every page, every member's
+  'GET /dashboard/api/search': 'viewer',
   'GET /dashboard/api/leads': 'viewer',
   'GET /dashboard/api/leads/:id': 'viewer',
   'PATCH /dashboard/api/leads/:id': 'member',
+  // C9.3 with C7.4: notes are part of working a lead; every member reads them, a member (not a viewer) writes them
+  'GET /dashboard/api/leads/:id/notes': 'viewer',
+  'POST /dashboard/api/leads/:id/notes': 'member',
   'GET /dashboard/api/identities': 'viewer',
   'GET /dashboard/api/identities/:id': 'viewer',
   'PATCH /dashboard/api/identities/:id': 'member',

@@ -57,7 +57,11 @@ describe.each(storeKinds())('site keys in the dashboard on %s', (kind) => {
     const key = created.body.data as SiteKey & { workspace_id: string };
     expect(key).toMatchObject({ workspace_id: workspace.id, name: 'Shop', origins: ['https://shop.example.com', 'https://*.example.org'] });
     expect(key.key).toMatch(/^ll_site_[0-9A-Za-z]{24,}$/);
-    expect(key.snippet).toBe(`<script defer src="${base}/assets-cdn/lt.js" data-key="${key.key}"></script>`);
+    // the queue stub first (C9.8: calls made before the tracker loads are kept), then the tracker itself
+    expect(key.snippet).toBe(
+      '<script>window.leadlight=window.leadlight||{q:[]};["identify","track","conversion","page"].forEach(function(m){window.leadlight[m]=window.leadlight[m]||function(){window.leadlight.q.push([m,[].slice.call(arguments)])}});</script>\n' +
+        `<script defer src="${base}/assets-cdn/lt.js" data-key="${key.key}"></script>`,
+    );
 
     const { workspace_id: _workspace, ...shown } = key;
     expect(await list(viewer)).toEqual([{ ...shown, last_used_at: null, revoked_at: null }]);

@@ -101,6 +101,8 @@ describe.each(storeKinds())('webhooks in the dashboard on %s', (kind) => {
       'list.member_removed',
       'company.created',
       'company.updated',
+      'alert.triggered',
+      'note.created',
     ]);
     const unknown = await dashboard(base, admin, 'POST', '/webhooks', { url: `${receiver.url}/x`, events: ['lead.exploded'] });
     expect(unknown.status).toBe(400);

@@ -47,6 +47,8 @@ describe('/docs: its page and script (C9.9)', () => {
 
   it('the page says its language and allows only its own inline script (by hash) and this origin', () => {
     expect(page).toMatch(/<html lang="en">/);
+    // an icon of its own (empty): a browser asks for /favicon.ico otherwise, a 404 in its console
+    expect(page).toMatch(/<head>\s*<link rel="icon" href="data:," \/>/);
     const policy = String(pageHeaders['content-security-policy']);
     const inline = [...page.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
     expect(inline).toHaveLength(1);

@@ -341,6 +341,55 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect(await call(other.workspace, 'GET', `/api/v1/company-rules/${foreignId}`)).toEqual(before);
   }
 
+  async function checkAlert(caller: Holdings, other: Holdings, operation: PlannedOperation, action: string) {
+    const alert = (listId: string) => ({ name: 'matrix', trigger: { type: 'segment_entered', list_id: listId }, destination: { type: 'email', to: ['sales@example.com'] } });
+    const made = await call(other.workspace, 'POST', '/api/v1/alerts', alert(other.only.lists));
+    expect(made.status).toBe(201);
+    const foreignId = (made.body.data as { id: string }).id;
+    const before = await call(other.workspace, 'GET', `/api/v1/alerts/${foreignId}`);
+    const ids = async (holder: Holdings) => ((await call(holder.workspace, 'GET', '/api/v1/alerts?limit=100')).body.data as { id: string }[]).map((item) => item.id);
+    if (action === 'create') {
+      const callerBefore = await ids(caller);
+      const refused = await call(caller.workspace, 'POST', operation.route.url, alert(other.only.lists));
+      expect(refused.status).toBe(403);
+      expect(await ids(caller)).toEqual(callerBefore);
+      const created = await call(caller.workspace, 'POST', operation.route.url, alert(caller.only.lists));
+      expect(created.status).toBe(201);
+      const id = (created.body.data as { id: string }).id;
+      expect(await ids(caller)).toContain(id);
+      expect(await ids(other)).not.toContain(id);
+    } else if (action === 'list') {
+      const answer = await call(caller.workspace, 'GET', operation.route.url);
+      expect(answer.status).toBe(200);
+      expect((answer.body.data as { id: string }[]).map((item) => item.id)).not.toContain(foreignId);
+    } else {
+      const body = action === 'update' ? { enabled: false, cooldown_minutes: 5 } : undefined;
+      const answer = await call(caller.workspace, operation.route.method, pathOf(operation, foreignId), body);
+      expect(answer.status).toBe(404);
+      expect(answer.workspace).toBe(caller.workspace.id);
+    }
+    expect(await call(other.workspace, 'GET', `/api/v1/alerts/${foreignId}`)).toEqual(before);
+  }
+
+  const notesOf = async (holder: Holdings, leadId: string) => walk(holder, `/api/v1/leads/${leadId}/notes`);
+
+  async function checkNotes(caller: Holdings, other: Holdings, operation: PlannedOperation, action: 'list' | 'create') {
+    const body = action === 'create' ? { body: `${caller.tag} note` } : undefined;
+    const unknown = await unknownAnswer(caller, operation, body);
+    const othersBefore = await notesOf(other, other.only.leads);
+    expect(othersBefore.length).toBeGreaterThan(0);
+    expect(await call(caller.workspace, operation.route.method, pathOf(operation, other.only.leads), body)).toEqual({ ...unknown, workspace: caller.workspace.id });
+    expect(await notesOf(other, other.only.leads)).toEqual(othersBefore);
+    const otherShared = await notesOf(other, shared.leads);
+    const answer = await call(caller.workspace, operation.route.method, pathOf(operation, shared.leads), body);
+    expect(answer.status).toBe(action === 'create' ? 201 : 200);
+    expect(answer.workspace).toBe(caller.workspace.id);
+    const mine = operation.route.method === 'GET' ? await walk(caller, pathOf(operation, shared.leads)) : await notesOf(caller, shared.leads);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const note of mine) expect(note.body, "the shared lead's notes are the caller's").toBe(`${caller.tag} note`);
+    expect(await notesOf(other, shared.leads)).toEqual(otherShared);
+  }
+
   async function checkOwnCreate(caller: Holdings, other: Holdings, operation: PlannedOperation, target: 'keys' | 'site-keys' | 'users', body: Record<string, unknown>) {
     const before = target === 'keys' ? await keyIds(other) : target === 'site-keys' ? await siteKeyList(other) : await total(other, 'users');
     const created = await call(caller.workspace, 'POST', operation.route.url, body);
@@ -368,8 +417,8 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     }
   }
 
-  async function checkSummary(caller: Holdings, other: Holdings, of: 'workspace' | 'overview') {
-    if (of === 'overview') {
+  async function checkSummary(caller: Holdings, other: Holdings, of: 'workspace' | 'overview' | 'tracking-status') {
+    if (of === 'overview' || of === 'tracking-status') {
       // a page view of the caller's own: its top pages show it, and never the other workspace's
       const [key] = siteKeys.get(caller.tag)!.values();
       expect((await postEvents(base, key!, [pageView(randomUUID(), `/summary-${caller.tag}`)])).status).toBe(202);
@@ -379,11 +428,27 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect(answer.workspace).toBe(caller.workspace.id);
     const data = answer.body.data as { id?: string; totals?: { leads: number; identities: number } };
     if (of === 'workspace') expect(data.id).toBe(caller.workspace.id);
+    // the caller's own event is what it reports (a workspace with none reports false: dashboard-first-run.test.ts)
+    else if (of === 'tracking-status') expect(answer.body.data).toEqual({ received_events: true });
     else {
       expect(data.totals).toEqual({ leads: await total(caller, 'leads'), identities: await total(caller, 'identities') });
       const paths = (answer.body.data as { top_pages: { path: string }[] }).top_pages.map((page) => page.path);
       expect(paths).toContain(`/summary-${caller.tag}`);
       expect(paths).not.toContain(`/summary-${other.tag}`);
+    }
+  }
+
+  async function checkSearch(caller: Holdings, other: Holdings) {
+    const answer = await call(caller.workspace, 'GET', '/dashboard/api/search?q=SHARED');
+    expect(answer.status).toBe(200);
+    const hits = answer.body.data as { type: 'person' | 'company' | 'lead'; id: string; label: string; detail: string | null }[];
+    const resource = { person: 'identities', company: 'companies', lead: 'leads' } as const;
+    expect(new Set(hits.map((hit) => hit.type))).toEqual(new Set(['person', 'company', 'lead']));
+    const others = new RegExp(`^${other.tag}[ .-]shared`, 'i');
+    for (const hit of hits) {
+      expect(caller.ids[resource[hit.type]].has(hit.id)).toBe(true);
+      expect(`${hit.label}`).not.toMatch(others);
+      expect(`${hit.detail}`).not.toMatch(others);
     }
   }
 
@@ -546,6 +611,35 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     caller.ids.leads.add(leads[0]!.id as string);
   }
 
+  /** C11.4: a batch naming the other workspace's items (by id, by reference, by email) never reaches them */
+  async function checkBatch(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: 'leads' | 'identities') {
+    const foreign = await read(other, resource, other.only[resource]);
+    const otherTotal = await total(other, resource);
+    if (resource === 'leads') {
+      const callerTotal = await total(caller, 'leads');
+      for (const operations of [
+        [{ op: 'update', id: other.only.leads, body: { properties: { batch: true } } }],
+        [{ op: 'create', body: { code: 'batch' } }, { op: 'create', body: { company_id: other.only.companies } }],
+        [{ op: 'create', body: { identity_id: other.only.identities } }],
+      ]) {
+        const answer = await call(caller.workspace, 'POST', operation.route.url, { operations });
+        expect(answer.status, JSON.stringify(operations)).toBe(400);
+        expect(answer.workspace).toBe(caller.workspace.id);
+      }
+      expect(await total(caller, 'leads')).toBe(callerTotal);
+    } else {
+      const { email } = foreign.body.data as { email: string };
+      const answer = await call(caller.workspace, 'POST', operation.route.url, { identities: [{ email, name: 'Batch', traits: { batch: true } }] });
+      expect(answer.status).toBe(200);
+      const [result] = answer.body.data as { outcome: string; data: { id: string; workspace_id: string } }[];
+      expect(result!.data.workspace_id).toBe(caller.workspace.id);
+      expect(result!.data.id).not.toBe(other.only.identities);
+      if (result!.outcome === 'created') caller.ids.identities.add(result!.data.id);
+    }
+    expect(await read(other, resource, other.only[resource])).toEqual(foreign);
+    expect(await total(other, resource)).toBe(otherTotal);
+  }
+
   it('covers every route the application registers, and every entry names a real route', () => {
     expect(plan.uncovered).toEqual([]);
     expect(plan.operations.map((operation) => operation.key).sort()).toEqual(Object.keys(MATRIX).sort());
@@ -581,6 +675,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'summary':
             await checkSummary(caller, other, spec.of);
+            break;
+          case 'search':
+            await checkSearch(caller, other);
             break;
           case 'switch':
             await checkSwitch(caller, other, operation!);
@@ -621,6 +718,15 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
           case 'changes':
             await checkChanges(caller, other, operation!);
             break;
+          case 'alert':
+            await checkAlert(caller, other, operation!, spec.action);
+            break;
+          case 'batch':
+            await checkBatch(caller, other, operation!, spec.resource);
+            break;
+          case 'notes':
+            await checkNotes(caller, other, operation!, spec.action);
+            break;
         }
       }
     });
@@ -632,12 +738,12 @@ describe('the isolation matrix itself', () => {
     const throwaway: FastifyPluginAsync = async (app) => {
       app.get('/things/:id', async () => ({ data: {} }));
       app.post('/things', { schema: { body: { type: 'object', properties: { account_id: { type: 'string' } } } } }, async () => ({}));
-      app.post('/leads/:id/notes', { schema: { body: { type: 'object', properties: { note: { type: 'string' } } } } }, async () => ({}));
+      app.post('/leads/:id/attachments', { schema: { body: { type: 'object', properties: { note: { type: 'string' } } } } }, async () => ({}));
     };
     const t = await createTestApp('sqlite', { extraRoutes: throwaway });
     try {
       const { uncovered } = planMatrix(t.app.routeTable.routes());
-      expect(uncovered).toEqual(['GET /api/v1/things/:id', 'POST /api/v1/things', 'POST /api/v1/leads/:id/notes']);
+      expect(uncovered).toEqual(['GET /api/v1/things/:id', 'POST /api/v1/things', 'POST /api/v1/leads/:id/attachments']);
     } finally {
       await t.close();
     }

@@ -69,6 +69,13 @@ const ENDPOINTS: Record<string, string[]> = {
   '/api/v1/changes': ['get'],
   '/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry': ['post'],
   '/api/v1/webhooks/{id}/replay': ['post'],
+  '/api/v1/alerts': ['get', 'post'],
+  '/api/v1/alerts/{id}': ['get', 'patch', 'delete'],
+  // C11.4
+  '/api/v1/leads/batch': ['post'],
+  '/api/v1/identities/batch': ['post'],
+  // C9.3
+  '/api/v1/leads/{id}/notes': ['get', 'post'],
 };
 
 /** The spec's field tables, and the error body of C3.5. */
@@ -83,6 +90,7 @@ const RESOURCE_FIELDS: Record<string, string[]> = {
   VisitorList: ['id', 'name', 'description', 'color', 'created_at'],
   WorkspaceUser: ['id', 'email', 'name', 'avatar', 'username', 'language', 'created_at', 'workspace_role', 'joined_at'],
   Pagination: ['limit', 'offset', 'total'],
+  LeadNote: ['id', 'body', 'author', 'created_at'],
   Error: ['error', 'message', 'details'],
 };
 
@@ -103,6 +111,8 @@ const RESULTS: [string, string, string, 'one' | 'list' | 'array'][] = [
   ['get', '/api/v1/lists', 'VisitorList', 'list'],
   ['get', '/api/v1/users', 'WorkspaceUser', 'list'],
   ['get', '/api/v1/users/{id}', 'WorkspaceUser', 'one'],
+  ['get', '/api/v1/leads/{id}/notes', 'LeadNote', 'list'],
+  ['post', '/api/v1/leads/{id}/notes', 'LeadNote', 'one'],
 ];
 
 /** The body fields of each write: the spec's, with C4.1's summary and C4.3's visitor_id. */
@@ -116,12 +126,13 @@ const BODY_FIELDS: [string, string, string[]][] = [
 
 /** The query parameters of each list (spec: Endpoints; C3.9; the cursor of C8.3). */
 const QUERY_PARAMETERS: [string, string[]][] = [
-  ['/api/v1/leads', ['limit', 'offset', 'cursor', 'source', 'code', 'created_after', 'created_before']],
+  ['/api/v1/leads', ['limit', 'offset', 'cursor', 'source', 'code', 'created_after', 'created_before', 'sort']],
   ['/api/v1/identities', ['limit', 'offset', 'cursor', 'email', 'visitor_id', 'is_favorite', 'created_after', 'created_before']],
   ['/api/v1/identities/{id}/activity', ['limit', 'offset', 'cursor']],
   ['/api/v1/companies', ['limit', 'offset', 'cursor', 'name', 'domain']],
   ['/api/v1/lists', ['limit', 'offset', 'cursor']],
   ['/api/v1/users', ['limit', 'offset', 'cursor', 'role']],
+  ['/api/v1/leads/{id}/notes', ['limit', 'offset', 'cursor']],
 ];
 
 const ref = (name: string) => `#/components/schemas/${name}`;
@@ -184,14 +195,14 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
     }
   });
 
-  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 11 of C6, company rules (C6.8), and deletion, erasure and webhooks (C8.4, C8.5)', () => {
+  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 11 of C6, company rules (C6.8), deletion, erasure and webhooks (C8.4, C8.5), alerts (C10.1), lead notes (C9.3), changes and batches (C11)', () => {
     const apiPaths = Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/'));
     expect(apiPaths.sort()).toEqual(Object.keys(ENDPOINTS).sort());
     for (const [path, methods] of Object.entries(ENDPOINTS)) {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(42);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(51);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {
@@ -232,7 +243,8 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
     if (path.includes('{id}')) expected.push('404');
     if (method !== 'get' || QUERY_PARAMETERS.some(([listPath]) => listPath === path)) expected.push('400');
     if (method !== 'get') expected.push('413', '415');
-    if (method !== 'get' && path.startsWith('/api/v1/leads')) expected.push('403');
+    // a lead's references to other resources are checked (C3.7); a note names none
+    if (method !== 'get' && path.startsWith('/api/v1/leads') && !path.endsWith('/notes')) expected.push('403');
     const documented = Object.keys(operation.responses).filter((status) => Number(status) >= 400);
     expect(documented).toEqual(expect.arrayContaining(expected));
     for (const status of documented) {
@@ -274,9 +286,11 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
   });
 });
 
-/** The webhook event types of CONTRACT C8.5 (and C10.2's company events), and the test event. */
+/** The webhook event types of CONTRACT C8.5 (and C10.2's company and alert events, C9.3's note.created), and the test event. */
 const WEBHOOK_EVENTS = [
   'webhook.test',
+  'alert.triggered',
+  'note.created',
   'company.created',
   'company.updated',
   'lead.created',

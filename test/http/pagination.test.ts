@@ -135,7 +135,7 @@ describe.each(storeKinds())('lead pagination, order and filters on %s', (kind) =
 
     it('C3.9: unknown parameters are ignored', async () => {
       const plain = await leads('limit=5');
-      const response = await leads('limit=5&foo=bar&sort=asc&order=created_at&page=3');
+      const response = await leads('limit=5&foo=bar&order=created_at&order_by=asc&page=3');
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual(plain.json());
       expect(ids(response)).toEqual(expected.slice(0, 5));

@@ -11,6 +11,7 @@ import { api } from '../api';
 import { adoptSession, useSession } from '../session';
 import type { Session } from '../types';
 import { DataAttribution } from './attribution';
+import { SearchBox } from './search-box';
 import { ErrorState, Loading } from './states';
 
 const NAV = [
@@ -86,6 +87,7 @@ export function AppLayout() {
             ))}
           </ul>
         </nav>
+        <SearchBox />
         <div className="account">
           <span className="who" title={current.user.email}>
             {current.user.name ?? current.user.email} <span className="badge">{current.role}</span>

@@ -12,6 +12,7 @@ import { JsonField } from '../components/json-field';
 import { Pager } from '../components/pager';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
+import { PersonalityExplanation } from '../components/personality-explanation';
 import { percent, text } from '../format';
 import { can, useSession } from '../session';
 import type { Activity, Identity, JsonObject, Personality } from '../types';
@@ -46,8 +47,14 @@ function Personalities({ identityId }: { identityId: string }) {
                   )}
                   <p>
                     Learning: <progress max={1} value={entry.learning_percentage} aria-label="Learning" /> {percent(entry.learning_percentage)}
-                    {' · '}Score {entry.score}
+                    {' · '}Confidence {percent(entry.score)}
                   </p>
+                  <PersonalityExplanation
+                    type={entry.personality.type}
+                    score={entry.score}
+                    learning={entry.learning_percentage}
+                    features={entry.features}
+                  />
                 </li>
               ))}
             </ul>

@@ -2,12 +2,14 @@
  * Overview: leads per day for the last 30 or 90 days by source (from the
  * per-day counters), new identities per day, the totals of the period, and
  * the most viewed pages (from the per-day page counters the tracker's events
- * keep), with a pointer to the site keys while there are none.
+ * keep), with a pointer to the site keys while there are none; a workspace
+ * without events opens with its first run (components/first-run.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { api } from '../api';
+import { FirstRun } from '../components/first-run';
 import { Empty, Loading, QueryView } from '../components/states';
 import { shortDay } from '../format';
 import type { Overview, TopPage } from '../types';
@@ -41,6 +43,7 @@ export function OverviewPage() {
           ))}
         </fieldset>
       </div>
+      <FirstRun />
       <QueryView query={overview}>
         {(data) => (
           <>

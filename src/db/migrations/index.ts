@@ -15,7 +15,11 @@ import { deliveryRetentionMigration } from './0010-delivery-retention.js';
 import { companySourcesMigration } from './0011-company-sources.js';
 import { enrichmentMigration } from './0012a-enrichment.js';
 import { accountsMigration as companyAccountsMigration } from './0012b-accounts.js';
+import { searchMigration } from './0013a-search.js';
 import { changesMigration } from './0014-changes.js';
+import { leadScoreMigration } from './0015a-lead-score.js';
+import { leadNotesMigration } from './0015b-lead-notes.js';
+import { alertsMigration } from './0019a-alerts.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -30,11 +34,15 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0011-company-sources': companySourcesMigration,
   '0012a-enrichment': enrichmentMigration,
   '0012b-accounts': companyAccountsMigration,
+  '0013a-search': searchMigration,
   '0014-changes': changesMigration,
+  '0015a-lead-score': leadScoreMigration,
+  '0015b-lead-notes': leadNotesMigration,
+  '0019a-alerts': alertsMigration,
 };
 
-/** the names of every migration: what a store at the latest schema has recorded */
-export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+/** the names of every migration in the order they apply (by name, as the migrator sorts them): what a store at the latest schema has recorded */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
 
 export function migrations(kind: StoreKind): Record<string, Migration> {
   return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, migration(kind)]));

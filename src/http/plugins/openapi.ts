@@ -31,6 +31,7 @@ const TAGS = [
   { name: 'identities', description: 'Visitor identities: known people, with what they did on your sites (activity) and what kind of visitor they are (personalities).' },
   { name: 'companies', description: 'The companies your leads and identities work for, matched from business email domains and network owners.' },
   { name: 'company rules', description: 'Rules that name the company of an AS number, a CIDR range or a domain, or mark it as no company (CONTRACT C6.8): they win over every automatic source (email, network, reverse DNS).' },
+  { name: 'alerts', description: 'Alerts (CONTRACT C10): tell a person on Slack, by email or through a webhook when a person or company does what matters: enters a segment, reaches a score, views a page, returns, converts.' },
   { name: 'lists', description: 'Visitor lists (segments) of identities.' },
   { name: 'users', description: 'The members of your workspace (read only; managed in the dashboard or with `npx leadlight user invite`).' },
   { name: 'tracking', description: 'The endpoint the browser tracker (`/t.js`) sends events to, with a publishable site key instead of an API key.' },

@@ -52,7 +52,8 @@ export const referenceRoutes: FastifyPluginAsync = async (app) => {
     if (request.routeOptions.url !== pagePath || typeof payload !== 'string') return payload;
     // the script is read and compressed while the browser parses the page
     prepareScript();
-    const html = payload.replace(/<html>/, '<html lang="en">');
+    // an empty icon: without one every browser asks for /favicon.ico and logs its 404
+    const html = payload.replace(/<html>/, '<html lang="en">').replace(/<head>/, '<head>\n    <link rel="icon" href="data:," />');
     reply.header('content-security-policy', referencePolicy(html));
     reply.header('referrer-policy', 'same-origin');
     return html;

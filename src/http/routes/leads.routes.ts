@@ -29,7 +29,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['leads'],
         summary: 'List leads',
         description:
-          'The leads of your workspace, newest first (created_at, then id, descending), a page at a time. Filters combine; `pagination.total` counts every lead matching them.',
+          'The leads of your workspace, a page at a time, newest first (created_at, then id, descending) unless `sort` says otherwise (`created_at`, `-score`, `score`; leads without a numeric `summary.score` last in both score orders). Filters combine; `pagination.total` counts every lead matching them. The `Link` cursor keeps the order and the filters.',
         querystring: LeadListQuery,
         response: { 200: withExample(LeadListEnvelope, page(LEAD_EXAMPLE), 'A page of leads'), ...errorResponses(400) },
       },
@@ -37,8 +37,12 @@ export const leadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { query } = request;
       const filters = { source: query.source, code: query.code, ...createdRange(query) };
-      const paging = await cursorPage(request, filters);
-      return paging.finish(await workspaceOf(request).leads.list(filters, paging.page), reply);
+      const sort = query.sort ?? '-created_at';
+      // the cursor is bound to the order too (the default left out: cursors made before sort existed stay valid)
+      const paging = await cursorPage(request, { ...filters, sort: sort === '-created_at' ? undefined : sort });
+      const result = await workspaceOf(request).leads.list(filters, paging.page, sort);
+      const keys = new Map(result.items.map((lead, index) => [lead, result.keys[index]]));
+      return paging.finish(result, reply, (lead) => keys.get(lead) ?? { at: lead.created_at, id: lead.id });
     },
   );
 

@@ -165,6 +165,16 @@ export const DashboardLeadUpdateBody = Type.Object(
   { additionalProperties: false, description: 'a member edits properties and summary (CONTRACT C7.4); each replaces the stored object' },
 );
 
+export const TrackingStatusEnvelope = Type.Object(
+  {
+    data: Type.Object(
+      { received_events: Type.Boolean({ description: 'whether the workspace has accepted any tracked event (C9.8)' }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const OverviewQuery = Type.Object(
   { days: Opt(Type.Integer({ minimum: 1, maximum: 366, description: 'how many days, ending today (UTC); default 30' })) },
   { additionalProperties: true },

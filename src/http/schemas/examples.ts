@@ -23,6 +23,8 @@ export const EXAMPLE_IDS = {
   webhook: '0190f6a2-75aa-70c2-a394-b15f8cad4e0b',
   delivery: '0190f6a2-76bb-71d3-b4a5-c26a9dbe5f1c',
   companyRule: '0190f6a2-9e43-7a1b-8c2d-4f6e8a0b2c94',
+  note: '0190f6a2-9f54-7b2c-9d3e-5a7f9b1c3da5',
+  apiKey: '0190f6a2-a065-7c3d-8e4f-6b8a0c2d4eb6',
 } as const;
 
 const CREATED = '2026-03-02T09:14:07.512Z';
@@ -229,3 +231,12 @@ const COMPANY_RULE_BASE = {
 export const COMPANY_RULE_EXAMPLE = COMPANY_RULE_BASE;
 export const COMPANY_RULE_CREATE_EXAMPLE = { match: { asn: 64500 }, company_id: EXAMPLE_IDS.company };
 export const COMPANY_RULE_NONE_EXAMPLE = { match: { domain: 'coworking-space.com' }, not_a_company: true };
+
+/** a note on a lead (C9.3) */
+export const NOTE_EXAMPLE = {
+  id: EXAMPLE_IDS.note,
+  body: 'Called Ada: trial ends Friday, wants the team plan. Follow up Thursday.',
+  author: { type: 'user', id: EXAMPLE_IDS.user, name: 'Grace Hopper' },
+  created_at: UPDATED,
+};
+export const NOTE_CREATE_EXAMPLE = { body: NOTE_EXAMPLE.body };

@@ -25,6 +25,12 @@ export const LeadListQuery = Type.Object(
     code: Type.Optional(Type.String({ description: 'exact code' })),
     created_after: Type.Optional(CreatedAfter),
     created_before: Type.Optional(CreatedBefore),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('-created_at'), Type.Literal('created_at'), Type.Literal('-score'), Type.Literal('score')], {
+        description:
+          'the order: `-created_at` newest first (default), `created_at` oldest first, `-score` highest `summary.score` first, `score` lowest first. Ties are broken by id in the same direction. Leads whose summary has no numeric `score` come after every scored lead, in both directions (then by id).',
+      }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -7,8 +7,8 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Uuid } from '../../schemas/fields.js';
-import { CompanySchema, IdentitySchema, LeadSchema } from '../../schemas/resources.js';
-import { COMPANY_EXAMPLE, EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE } from './examples.js';
+import { CompanySchema, IdentitySchema, LeadNoteSchema, LeadSchema } from '../../schemas/resources.js';
+import { COMPANY_EXAMPLE, EXAMPLE_IDS, IDENTITY_EXAMPLE, LEAD_EXAMPLE, NOTE_EXAMPLE } from './examples.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -24,6 +24,50 @@ const Identified = Type.Object(
     identity: Type.Unsafe(ref(IdentitySchema.$id as string)),
     visitor_id: Uuid({ description: 'the tracked visitor now known to be this identity' }),
   },
+  { additionalProperties: true },
+);
+
+/** data of alert.triggered (services/alerts/model.ts, AlertFacts) */
+const AlertFired = Type.Object(
+  {
+    alert: Type.Object({ id: Uuid(), name: Type.String() }, { additionalProperties: true }),
+    trigger: Type.Object({ type: Type.String() }, { additionalProperties: true, description: 'the alert\'s trigger' }),
+    subject: Type.String({ description: 'identity:<id>, company:<id> or visitor:<id>' }),
+    summary: Type.String({ description: 'what happened, in one line' }),
+    person: Type.Union([Type.Null(), Type.Object({ id: Uuid(), name: Type.Union([Type.String(), Type.Null()]), email: Type.Union([Type.String(), Type.Null()]) })]),
+    company: Type.Union([Type.Null(), Type.Object({ id: Uuid(), name: Type.String(), domain: Type.Union([Type.String(), Type.Null()]) })]),
+    visitor_id: Type.Union([Type.String(), Type.Null()]),
+    country: Type.Union([Type.String(), Type.Null()]),
+    score: Type.Union([Type.Integer(), Type.Null()]),
+    reasons: Type.Array(Type.String()),
+    pages: Type.Array(Type.String(), { description: 'the latest pages viewed, newest first' }),
+    link: Type.Union([Type.String(), Type.Null()], { description: "the dashboard's page of the person or company" }),
+    occurred_at: Type.String(),
+    test: Type.Boolean({ description: 'true for POST /api/v1/alerts/{id}/test' }),
+  },
+  { additionalProperties: true },
+);
+
+const ALERT_FIRED_EXAMPLE = {
+  alert: { id: '0190f6a2-a1b2-7c3d-8e4f-5a6b7c8d9e0f', name: 'Pricing page by a known company' },
+  trigger: { type: 'page_viewed', path: '/pricing*' },
+  subject: `identity:${EXAMPLE_IDS.identity}`,
+  summary: 'viewed /pricing',
+  person: { id: EXAMPLE_IDS.identity, name: 'Ada Lovelace', email: 'ada@acme.example' },
+  company: { id: EXAMPLE_IDS.company, name: 'Acme', domain: 'acme.example' },
+  visitor_id: EXAMPLE_IDS.visitor,
+  country: 'GB',
+  score: 72,
+  reasons: ['Viewed pricing 3 times', 'Company in your ideal industries'],
+  pages: ['/pricing', '/docs/getting-started', '/'],
+  link: `https://leadlight.acme.example/identities/${EXAMPLE_IDS.identity}`,
+  occurred_at: '2026-03-02T10:01:00.000Z',
+  test: false,
+};
+
+/** data of note.created: the note and the lead it is on */
+const NoteData = Type.Object(
+  { ...LeadNoteSchema.properties, lead_id: Uuid({ description: 'the lead the note is on' }) },
   { additionalProperties: true },
 );
 
@@ -127,6 +171,24 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
       'Sent when enrichment writes a company\'s fields from its website or the data provider (CONTRACT C6.7): at most once a month per company, never over what a person or a client wrote. `data` is the company as it is after the change.',
     data: ref(CompanySchema.$id as string),
     example: COMPANY_EXAMPLE,
+  },
+  {
+    type: 'alert.triggered',
+    operationId: 'alertTriggeredWebhook',
+    summary: 'An alert fired',
+    description:
+      'Sent to the webhook an alert names as its destination (`{"type":"webhook","webhook_id":…}`, CONTRACT C10.2) when the alert fires: at most once per person (or company) within its cooldown. `data` tells who, which company, what happened, the score and its reasons, the latest pages and a link to the dashboard.',
+    data: AlertFired,
+    example: ALERT_FIRED_EXAMPLE,
+  },
+  {
+    type: 'note.created',
+    operationId: 'noteCreatedWebhook',
+    summary: 'A note was added to a lead',
+    description:
+      'Sent when a dashboard user or an API key adds a note to a lead (`POST /api/v1/leads/{id}/notes`, CONTRACT C9.3). `data` is the note as the API shows it, with the `lead_id` it is on.',
+    data: NoteData,
+    example: { ...NOTE_EXAMPLE, lead_id: EXAMPLE_IDS.lead },
   },
   {
     type: 'webhook.test',

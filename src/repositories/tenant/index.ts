@@ -7,6 +7,7 @@ import type { TenantScope } from '../scope/tenant-scope.js';
 import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
 import { ChangesRepository } from './changes.repository.js';
+import { AlertsRepository } from './alerts.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
 import { CompanyRulesRepository } from './company-rules.repository.js';
 import { EnrichmentQueueRepository } from './enrichment-queue.repository.js';
@@ -16,6 +17,7 @@ import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdentitiesRepository } from './identities.repository.js';
 import { IntelligenceDueRepository } from './intelligence-due.repository.js';
 import { LeadCountsRepository } from './lead-counts.repository.js';
+import { LeadNotesRepository } from './lead-notes.repository.js';
 import { LeadsRepository } from './leads.repository.js';
 import { ListMembersRepository } from './list-members.repository.js';
 import { ListsRepository } from './lists.repository.js';
@@ -23,6 +25,7 @@ import { MembersRepository } from './members.repository.js';
 import { PageCountsRepository } from './page-counts.repository.js';
 import { PersonalitiesRepository } from './personalities.repository.js';
 import { ReverseDnsDueRepository } from './reverse-dns-due.repository.js';
+import { SearchRepository } from './search.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { VisitorsRepository } from './visitors.repository.js';
 import { WorkspaceSettingsRepository } from './workspace-settings.repository.js';
@@ -51,7 +54,10 @@ export interface TenantRepositories {
   reverseDnsDue: ReverseDnsDueRepository;
   enrichmentQueue: EnrichmentQueueRepository;
   accountActivity: AccountActivityRepository;
+  search: SearchRepository;
   changes: ChangesRepository;
+  alerts: AlertsRepository;
+  leadNotes: LeadNotesRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -77,7 +83,10 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   reverseDnsDue: ReverseDnsDueRepository,
   enrichmentQueue: EnrichmentQueueRepository,
   accountActivity: AccountActivityRepository,
+  search: SearchRepository,
   changes: ChangesRepository,
+  alerts: AlertsRepository,
+  leadNotes: LeadNotesRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

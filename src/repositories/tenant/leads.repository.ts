@@ -10,14 +10,21 @@ import type { Schema } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
 import type { Lead } from '../../schemas/resources.js';
 import type { JsonChange } from '../json-change.js';
-import type { Page, PageResult } from '../page.js';
+import type { Keyset, Page, PageResult } from '../page.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, LeadCountsRepository, nextDay, PendingCounts } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
+import { deleteNotesOf } from './lead-notes.repository.js';
+import { byScore, oldestFirst, type Keyed, type LeadSort } from './lead-order.js';
 import { countLeads, planTotal, totalExpression } from './lead-totals.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
-export type { LeadFilters };
+export type { LeadFilters, LeadSort };
+
+/** A page in a chosen order, with each lead's keyset in that order (for the next cursor). */
+export interface SortedPage extends PageResult<Lead> {
+  keys: Keyset[];
+}
 
 /** A lead to insert: its JSON fields are objects. */
 export type NewLead = Omit<Lead, 'workspace_id' | 'properties' | 'location' | 'summary'> & {
@@ -102,6 +109,25 @@ export class LeadsRepository extends KeyedTenantRepository {
       }
       const rows = page.offset < DEEP_OFFSET ? await this.pageRows(scope, filters, page) : await this.deepPage(scope, filters, page);
       return { items: rows.map((row) => this.toLead(row)), total };
+    });
+  }
+
+  /**
+   * A page in `sort`'s order (C9.3) and its exact total, in one snapshot.
+   * Newest first is `list`; the other orders are lead-order.ts.
+   */
+  async listSorted(sort: LeadSort, filters: LeadFilters, page: Page): Promise<SortedPage> {
+    if (sort === '-created_at') {
+      const result = await this.list(filters, page);
+      return { ...result, keys: result.items.map((lead) => ({ at: lead.created_at, id: lead.id })) };
+    }
+    return this.scope.snapshot(async (scope) => {
+      const total = await countLeads(scope, filters);
+      const keyed: Keyed<LeadRow>[] =
+        sort === 'created_at'
+          ? await oldestFirst<typeof COLUMNS, LeadRow>(scope, COLUMNS, filters, page)
+          : await byScore<typeof COLUMNS, LeadRow>(scope, this.codec, COLUMNS, sort, filters, page);
+      return { items: keyed.map(({ row }) => this.toLead(row)), keys: keyed.map(({ key }) => key), total };
     });
   }
 
@@ -319,9 +345,10 @@ export class LeadsRepository extends KeyedTenantRepository {
   }
 
   /**
-   * Deletes the leads with this id, or of these visitors or identities, and
-   * takes them out of lead_counts, in one transaction (C8.4: totals stay
-   * exact). Returns the leads deleted.
+   * Deletes the leads with this id, or of these visitors or identities, with
+   * their notes (C9.3: a note belongs to its lead), and takes them out of
+   * lead_counts, in one transaction (C8.4: totals stay exact). Returns the
+   * leads deleted.
    */
   deleteWhere(where: { id?: string; visitorIds?: readonly string[]; identityIds?: readonly string[] }): Promise<Lead[]> {
     const { id, visitorIds = [], identityIds = [] } = where;
@@ -338,6 +365,7 @@ export class LeadsRepository extends KeyedTenantRepository {
         )
         .returning(COLUMNS)
         .execute();
+      await deleteNotesOf(scope, rows.map((row) => row.id));
       await new LeadCountsRepository(scope).subtract(new PendingCounts().add(rows));
       return rows.map((row) => this.toLead(row));
     });

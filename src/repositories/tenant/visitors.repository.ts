@@ -176,6 +176,12 @@ export class VisitorsRepository extends TenantRepository {
     };
   }
 
+  /** Whether the workspace has any visitor, that is, has received an event (C9.8's first run). */
+  async any(): Promise<boolean> {
+    const row = await this.scope.selectFrom('visitors').select('id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** How many the workspace has. */
   async count(): Promise<number> {
     const row = await this.scope.selectFrom('visitors').select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();

@@ -84,6 +84,13 @@ export class ApiKeysService {
     return this.insertKey(this.repos, workspace.id, type, validName(name), null);
   }
 
+  /** How a note names the key that wrote it (C9.3): the key's name, else its type and last four characters. */
+  async displayName(keyId: string): Promise<string> {
+    const key = await this.repos.apiKeys.findById(keyId);
+    if (key === undefined) return 'API key';
+    return key.name ?? `${key.type} key …${key.hint}`;
+  }
+
   async list(workspaceId: string): Promise<ListedKey[]> {
     const workspace = await this.repos.workspaces.findById(pathId(workspaceId, 'workspace'));
     if (workspace === undefined) throw new NotFoundError('workspace');

@@ -8,6 +8,7 @@ import type { WorkspaceStore } from '../../repositories/index.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import type { CompanyRulesCache } from '../intelligence/company-rules-cache.js';
 import { ChangesService } from './changes.service.js';
+import { AlertsService } from './alerts.service.js';
 import { CompaniesService } from './companies.service.js';
 import { CompanyRulesService } from './company-rules.service.js';
 import { ErasureService } from './erasure.service.js';
@@ -15,9 +16,11 @@ import { IdempotencyService } from './idempotency.service.js';
 import { IdentitiesService } from './identities.service.js';
 import { ImportService } from './import/import.service.js';
 import { IntelligenceSettingsService } from './intelligence-settings.service.js';
+import { LeadNotesService } from './lead-notes.service.js';
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
+import { SearchService } from './search.service.js';
 import { UsersService } from './users.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -35,6 +38,9 @@ export class WorkspaceServices {
   #webhooks?: WebhooksService;
   #changes?: ChangesService;
   #companyRules?: CompanyRulesService;
+  #search?: SearchService;
+  #alerts?: AlertsService;
+  #leadNotes?: LeadNotesService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -51,8 +57,16 @@ export class WorkspaceServices {
     return (this.#leads ??= new LeadsService(this.store));
   }
 
+  get leadNotes(): LeadNotesService {
+    return (this.#leadNotes ??= new LeadNotesService(this.store));
+  }
+
   get identities(): IdentitiesService {
     return (this.#identities ??= new IdentitiesService(this.store));
+  }
+
+  get search(): SearchService {
+    return (this.#search ??= new SearchService(this.store));
   }
 
   get companies(): CompaniesService {
@@ -94,6 +108,11 @@ export class WorkspaceServices {
   /** company rules (C6.8) */
   get companyRules(): CompanyRulesService {
     return (this.#companyRules ??= new CompanyRulesService(this.store, () => this.rulesCache?.forget(this.store.workspaceId)));
+  }
+
+  /** alerts (C10) */
+  get alerts(): AlertsService {
+    return (this.#alerts ??= new AlertsService(this.store, this.webhookConfig));
   }
 
   /** lead intelligence: the ideal customer and page kinds */

@@ -2,15 +2,17 @@
  * The rules of leads (CONTRACT C4.1, C4.2, C3.7): defaults on create, references
  * that must stay inside the workspace, and updates by replacement or merge patch.
  */
-import type { WorkspaceStore } from '../../repositories/index.js';
-import type { Page, PageResult } from '../../repositories/page.js';
-import type { LeadChanges, LeadFilters, NewLead } from '../../repositories/tenant/leads.repository.js';
+import type { TenantRepositories, WorkspaceStore } from '../../repositories/index.js';
+import type { Page } from '../../repositories/page.js';
+import type { LeadChanges, LeadFilters, LeadSort, NewLead, SortedPage } from '../../repositories/tenant/leads.repository.js';
 import type { LeadCreateInput, LeadUpdateInput } from '../../schemas/inputs.js';
 import { now } from '../../schemas/instants.js';
 import type { Lead } from '../../schemas/resources.js';
 import { ForbiddenReferenceError, NotFoundError } from '../errors.js';
 import { canonicalId, newId, optionalId, pathId } from '../ids.js';
 import { emitEvent } from '../webhooks/events.js';
+import { inOperation } from './batch-errors.js';
+import { operationPaths, type LeadOperation, type LeadOutcome } from './lead-batch.js';
 
 export type UpdateMode = 'replace' | 'merge';
 
@@ -42,8 +44,9 @@ export function buildLead(input: LeadCreateInput, stamps: LeadStamps): NewLead {
 export class LeadsService {
   constructor(private readonly store: WorkspaceStore) {}
 
-  list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
-    return this.store.repos.leads.list(filters, page);
+  /** A page of leads in `sort`'s order (C9.3), with each one's keyset for the next cursor. */
+  list(filters: LeadFilters, page: Page, sort: LeadSort = '-created_at'): Promise<SortedPage> {
+    return this.store.repos.leads.listSorted(sort, filters, page);
   }
 
   async get(id: string): Promise<Lead> {
@@ -53,19 +56,7 @@ export class LeadsService {
   }
 
   create(input: LeadCreateInput): Promise<Lead> {
-    const createdAt = now();
-    const lead = buildLead(input, { id: newId(), createdAt, updatedAt: createdAt });
-    return this.store.transaction(async (repos) => {
-      if (lead.identity_id !== null && !(await repos.identities.exists(lead.identity_id))) {
-        throw new ForbiddenReferenceError('identity_id');
-      }
-      if (lead.company_id !== null && !(await repos.companies.exists(lead.company_id))) {
-        throw new ForbiddenReferenceError('company_id');
-      }
-      const created = await repos.leads.insert(lead);
-      await emitEvent(repos, 'lead.created', created, createdAt);
-      return created;
-    });
+    return this.store.transaction((repos) => createLeadIn(repos, input));
   }
 
   /** Deletes a lead (C8.4); its day's counts lose it in the same transaction. */
@@ -80,30 +71,64 @@ export class LeadsService {
 
   update(id: string, update: LeadUpdateInput, mode: UpdateMode): Promise<Lead> {
     const leadId = pathId(id, 'lead');
-    const changes: LeadChanges = {};
-    for (const field of ['properties', 'location'] as const) {
-      const value = update[field];
-      if (value !== undefined) changes[field] = mode === 'replace' ? { mode, value } : { mode, patch: value };
-    }
-    if (update.summary !== undefined) {
-      changes.summary =
-        mode === 'replace' || update.summary === null
-          ? { mode: 'replace', value: update.summary }
-          : { mode: 'merge', patch: update.summary };
-    }
-    const companyId = update.company_id === undefined ? undefined : optionalId(update.company_id);
-    if (companyId !== undefined) changes.company_id = companyId;
+    return this.store.transaction((repos) => updateLeadIn(repos, leadId, update, mode));
+  }
+
+  /** C11.4: every operation in one transaction, in order; the first that fails undoes them all. */
+  batch(operations: readonly LeadOperation[]): Promise<LeadOutcome[]> {
     return this.store.transaction(async (repos) => {
-      if (companyId !== undefined && companyId !== null && !(await repos.companies.exists(companyId))) {
-        // A lead that is not in the workspace answers 404 whatever the body says.
-        if ((await repos.leads.findById(leadId)) === undefined) throw new NotFoundError('lead');
-        throw new ForbiddenReferenceError('company_id');
+      const outcomes: LeadOutcome[] = [];
+      for (const [index, operation] of operations.entries()) {
+        outcomes.push(await inOperation(operationPaths(index), () => runLeadOperation(repos, operation)));
       }
-      const at = now();
-      const lead = await repos.leads.update(leadId, changes, at);
-      if (lead === undefined) throw new NotFoundError('lead');
-      await emitEvent(repos, 'lead.updated', lead, at);
-      return lead;
+      return outcomes;
     });
   }
+}
+
+async function runLeadOperation(repos: TenantRepositories, operation: LeadOperation): Promise<LeadOutcome> {
+  if (operation.op === 'create') return { outcome: 'created', data: await createLeadIn(repos, operation.body) };
+  return { outcome: 'updated', data: await updateLeadIn(repos, operation.id, operation.body, 'replace') };
+}
+
+/** C4.1 inside an open transaction: the single create and each create of a batch. */
+async function createLeadIn(repos: TenantRepositories, input: LeadCreateInput): Promise<Lead> {
+  const createdAt = now();
+  const lead = buildLead(input, { id: newId(), createdAt, updatedAt: createdAt });
+  if (lead.identity_id !== null && !(await repos.identities.exists(lead.identity_id))) {
+    throw new ForbiddenReferenceError('identity_id');
+  }
+  if (lead.company_id !== null && !(await repos.companies.exists(lead.company_id))) {
+    throw new ForbiddenReferenceError('company_id');
+  }
+  const created = await repos.leads.insert(lead);
+  await emitEvent(repos, 'lead.created', created, createdAt);
+  return created;
+}
+
+/** C4.2 inside an open transaction: the single update and each update of a batch. */
+async function updateLeadIn(repos: TenantRepositories, leadId: string, update: LeadUpdateInput, mode: UpdateMode): Promise<Lead> {
+  const changes: LeadChanges = {};
+  for (const field of ['properties', 'location'] as const) {
+    const value = update[field];
+    if (value !== undefined) changes[field] = mode === 'replace' ? { mode, value } : { mode, patch: value };
+  }
+  if (update.summary !== undefined) {
+    changes.summary =
+      mode === 'replace' || update.summary === null
+        ? { mode: 'replace', value: update.summary }
+        : { mode: 'merge', patch: update.summary };
+  }
+  const companyId = update.company_id === undefined ? undefined : optionalId(update.company_id);
+  if (companyId !== undefined) changes.company_id = companyId;
+  if (companyId !== undefined && companyId !== null && !(await repos.companies.exists(companyId))) {
+    // A lead that is not in the workspace answers 404 whatever the body says.
+    if ((await repos.leads.findById(leadId)) === undefined) throw new NotFoundError('lead');
+    throw new ForbiddenReferenceError('company_id');
+  }
+  const at = now();
+  const lead = await repos.leads.update(leadId, changes, at);
+  if (lead === undefined) throw new NotFoundError('lead');
+  await emitEvent(repos, 'lead.updated', lead, at);
+  return lead;
 }

@@ -31,8 +31,18 @@ export interface Overview {
   top_pages: TopPage[];
 }
 
+/** Whether tracking has started (C9.8): the first-run page waits for this to turn true. */
+export interface TrackingStatus {
+  received_events: boolean;
+}
+
 export class OverviewService {
   constructor(private readonly store: WorkspaceStore) {}
+
+  /** One indexed probe (a visitor row is written with a workspace's first accepted event), cheap enough to poll. */
+  async trackingStatus(): Promise<TrackingStatus> {
+    return { received_events: await this.store.repos.visitors.any() };
+  }
 
   async summary(days: number, at: number = Date.now()): Promise<Overview> {
     const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -16,7 +16,11 @@
  * company.created in services/intelligence/companies.ts (a company found from
  * an email, a network or a rule: C6.1, C10.2) and company.updated in
  * services/enrichment/worker.ts (what enrichment wrote: C6.7). `data` of
- * company.* is the company as the API shows it.
+ * company.* is the company as the API shows it. alert.triggered goes to the
+ * webhook an alert names as its destination (C10.2), from the alert outbox
+ * (services/alerts/); its `data` is the firing's facts (alerts/model.ts).
+ * note.created (C9.3) in
+ * services/tenant/lead-notes.service.ts: `data` is the note with its `lead_id`.
  */
 import type { TenantRepositories } from '../../repositories/index.js';
 import { now } from '../../schemas/instants.js';
@@ -32,6 +36,8 @@ export const WEBHOOK_EVENTS = [
   'list.member_removed',
   'company.created',
   'company.updated',
+  'alert.triggered',
+  'note.created',
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

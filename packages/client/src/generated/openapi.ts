@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * List leads
-         * @description The leads of your workspace, newest first (created_at, then id, descending), a page at a time. Filters combine; `pagination.total` counts every lead matching them.
+         * @description The leads of your workspace, a page at a time, newest first (created_at, then id, descending) unless `sort` says otherwise (`created_at`, `-score`, `score`; leads without a numeric `summary.score` last in both score orders). Filters combine; `pagination.total` counts every lead matching them. The `Link` cursor keeps the order and the filters.
          */
         get: operations["listLeads"];
         put?: never;
@@ -75,6 +75,30 @@ export interface paths {
          * @description Only the fields present change. With application/json an object field replaces the stored one; with application/merge-patch+json it is merged (RFC 7396: a null member removes that key). `updated_at` is refreshed.
          */
         patch: operations["updateLead"];
+        trace?: never;
+    };
+    "/api/v1/leads/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lead's notes
+         * @description The notes on one lead of your workspace, newest first (created_at, then id, descending), a page at a time, with `Link` cursors. A lead of another workspace is 404, like an unknown one.
+         */
+        get: operations["listLeadNotes"];
+        put?: never;
+        /**
+         * Add a note to a lead
+         * @description Adds a note (1 to 10,000 characters) to one lead of your workspace; its author is the calling API key (`type: "api_key"`, named by the key's name, else its type and last four characters, as it was then). Answers 201 with the note. Sends `note.created`. Notes are deleted with their lead, and so with the erasure of its person.
+         */
+        post: operations["createLeadNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/identities": {
@@ -641,6 +665,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List alerts
+         * @description The alerts of your workspace, newest first.
+         */
+        get: operations["listAlerts"];
+        put?: never;
+        /**
+         * Create an alert
+         * @description Tells a person when something happens: a trigger (a segment entered, a score reached, a page viewed, a company returning, a conversion), optional filters (company known, countries, minimum score) and a destination (a Slack incoming webhook, email recipients, or one of your webhooks as an `alert.triggered` event). It fires at most once per person (or company) within `cooldown_minutes` (default 1440). A field a trigger or destination type does not take, or one it needs and lacks, is 400 naming it; a list or webhook of another workspace is 403; a Slack URL on a loopback or private address is 400.
+         */
+        post: operations["createAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alerts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an alert
+         * @description One alert of your workspace.
+         */
+        get: operations["getAlert"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an alert
+         * @description Deletes the alert and its deliveries (pending ones are not sent).
+         */
+        delete: operations["deleteAlert"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an alert
+         * @description Changes the fields present; a trigger, filters or destination given replaces the old one whole.
+         */
+        patch: operations["updateAlert"];
+        trace?: never;
+    };
+    "/api/v1/leads/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create and update leads in one batch
+         * @description 1 to 100 operations, run in order in one transaction: all are applied or none. Each follows the rules of the single write (POST /leads, PATCH /leads/{id} with application/json) and fires the same webhook events. The first bad operation answers 400 naming it in `details.fields` (`operations[3].body.code`, `operations[0].id` for an unknown lead) and nothing is written. Answers 200 with one result per operation, in order.
+         */
+        post: operations["batchLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/identities/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert identities by email in one batch
+         * @description 1 to 100 identities, run in order in one transaction: all are applied or none. An identity whose email (case-insensitive) is already in your workspace is updated: `name` when given, `traits` merged as RFC 7396 (a null member removes that key); otherwise one is created. Fires identity.created or identity.updated for each. A bad item answers 400 naming it (`identities[2].email`) and nothing is written.
+         */
+        post: operations["batchIdentities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "lead.created": {
@@ -863,6 +979,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "alert.triggered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An alert fired
+         * @description Sent to the webhook an alert names as its destination (`{"type":"webhook","webhook_id":…}`, CONTRACT C10.2) when the alert fires: at most once per person (or company) within its cooldown. `data` tells who, which company, what happened, the score and its reasons, the latest pages and a link to the dashboard.
+         *
+         *     Delivered at least once, with the same `webhook-id` on every attempt; answer 2xx within 10 seconds, anything else is retried with exponential backoff for at least 24 hours.
+         */
+        post: operations["alertTriggeredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A note was added to a lead
+         * @description Sent when a dashboard user or an API key adds a note to a lead (`POST /api/v1/leads/{id}/notes`, CONTRACT C9.3). `data` is the note as the API shows it, with the `lead_id` it is on.
+         *
+         *     Delivered at least once, with the same `webhook-id` on every attempt; answer 2xx within 10 seconds, anything else is retried with exponential backoff for at least 24 hours.
+         */
+        post: operations["noteCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1019,6 +1179,25 @@ export interface components {
             offset: number;
             /** @description number of items matching the filters */
             total: number;
+        };
+        LeadNote: {
+            /** Format: uuid */
+            id: string;
+            /** @description the text of the note, as written (1 to 10,000 characters) */
+            body: string;
+            author: {
+                /** @description a dashboard user or an API key */
+                type: "user" | "api_key";
+                /**
+                 * Format: uuid
+                 * @description the user id or the API key id
+                 */
+                id: string;
+                /** @description the user's name (else email), or the key's name (else its type and hint), when the note was written */
+                name: string;
+            };
+            /** Format: date-time */
+            created_at: string;
         };
         Error: {
             /** @description machine-readable code */
@@ -1408,6 +1587,8 @@ export interface operations {
                 created_after?: string;
                 /** @description only items created strictly before this instant (ISO 8601; a date alone is 00:00Z) */
                 created_before?: string;
+                /** @description the order: `-created_at` newest first (default), `created_at` oldest first, `-score` highest `summary.score` first, `score` lowest first. Ties are broken by id in the same direction. Leads whose summary has no numeric `score` come after every scored lead, in both directions (then by id). */
+                sort?: "-created_at" | "created_at" | "-score" | "score";
             };
             header?: never;
             path?: never;
@@ -2453,6 +2634,473 @@ export interface operations {
                      * @example {
                      *       "error": "unsupported_media_type",
                      *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLeadNotes: {
+        parameters: {
+            query?: {
+                /** @description page size, default 50; above 100 it is lowered to 100 */
+                limit?: number;
+                /** @description number of results to skip, default 0 */
+                offset?: number;
+                /** @description continue after the page that gave this cursor (from its Link rel="next" header); not with offset */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notes */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0190f6a2-9f54-7b2c-9d3e-5a7f9b1c3da5",
+                     *           "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday.",
+                     *           "author": {
+                     *             "type": "user",
+                     *             "id": "0190f6a2-7166-7c8e-af50-7d1b4e6f0ac7",
+                     *             "name": "Grace Hopper"
+                     *           },
+                     *           "created_at": "2026-03-03T16:40:12.087Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LeadNote"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLeadNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the text of the note, 1 to 10,000 characters */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The note added */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0190f6a2-9f54-7b2c-9d3e-5a7f9b1c3da5",
+                     *         "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday.",
+                     *         "author": {
+                     *           "type": "api_key",
+                     *           "id": "0190f6a2-a065-7c3d-8e4f-6b8a0c2d4eb6",
+                     *           "name": "CRM sync"
+                     *         },
+                     *         "created_at": "2026-03-03T16:40:12.087Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LeadNote"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7224,8 +7872,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL; not a loopback or private address */
                     url: string;
-                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated */
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated")[];
+                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered, note.created */
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated" | "alert.triggered" | "note.created")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -7792,8 +8440,8 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL; not a loopback or private address */
                     url?: string;
-                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated */
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated")[];
+                    /** @description event types: lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered, note.created */
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "identity.created" | "identity.updated" | "identity.identified" | "list.member_added" | "list.member_removed" | "company.created" | "company.updated" | "alert.triggered" | "note.created")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -8965,7 +9613,7 @@ export interface operations {
                 limit?: number;
                 /** @description continue after the page that gave this cursor (its Link rel="next" or rel="poll"); store it to resume later */
                 cursor?: string;
-                /** @description comma-separated event types to list (default every type): lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated */
+                /** @description comma-separated event types to list (default every type): lead.created, lead.updated, lead.deleted, identity.created, identity.updated, identity.identified, list.member_added, list.member_removed, company.created, company.updated, alert.triggered, note.created */
                 types?: string;
             };
             header?: never;
@@ -9945,6 +10593,1962 @@ export interface operations {
             };
         };
     };
+    listAlerts: {
+        parameters: {
+            query?: {
+                /** @description page size, default 50; above 100 it is lowered to 100 */
+                limit?: number;
+                /** @description number of results to skip, default 0 */
+                offset?: number;
+                /** @description continue after the page that gave this cursor (from its Link rel="next" header); not with offset */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of alerts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0190f6a2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "name": "Pricing page by a known company",
+                     *           "trigger": {
+                     *             "type": "page_viewed",
+                     *             "path": "/pricing*"
+                     *           },
+                     *           "filters": {
+                     *             "company_known": true,
+                     *             "countries": [
+                     *               "US",
+                     *               "DE"
+                     *             ],
+                     *             "min_score": 30
+                     *           },
+                     *           "destination": {
+                     *             "type": "slack",
+                     *             "url": "https://hooks.slack.com/services/T000/B000/XXXX"
+                     *           },
+                     *           "cooldown_minutes": 1440,
+                     *           "enabled": true,
+                     *           "created_at": "2026-03-02T09:14:07.512Z",
+                     *           "updated_at": "2026-03-02T09:14:07.512Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @description segment_entered {list_id}, score_reached {score}, page_viewed {path} (by a person, or a visitor whose company is known), company_returned {after_days}, conversion {} */
+                            trigger: {
+                                /** @enum {string} */
+                                type: "segment_entered" | "score_reached" | "page_viewed" | "company_returned" | "conversion";
+                                /** @description segment_entered: a list or segment of your workspace */
+                                list_id?: string;
+                                /** @description score_reached: fires when a lead score reaches this (C6.2, 0–100) */
+                                score?: number;
+                                /** @description page_viewed: a path glob (`*` any characters, `?` one), such as /pricing* */
+                                path?: string;
+                                /** @description company_returned: a known company visits again after this many days away */
+                                after_days?: number;
+                            };
+                            filters: {
+                                /** @description true: only visitors whose company is known */
+                                company_known?: boolean;
+                                /** @description ISO 3166-1 alpha-2 codes of the visitor's country */
+                                countries?: string[];
+                                /** @description only people or companies with at least this score */
+                                min_score?: number;
+                            };
+                            /** @description slack {url}, email {to}, webhook {webhook_id} */
+                            destination: {
+                                /** @enum {string} */
+                                type: "slack" | "email" | "webhook";
+                                /** @description slack: an incoming webhook URL; not a loopback or private address */
+                                url?: string;
+                                /** @description email: the recipients */
+                                to?: string[];
+                                /** @description webhook: one of your webhooks; it receives an alert.triggered event */
+                                webhook_id?: string;
+                            };
+                            cooldown_minutes: number;
+                            enabled: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAlert: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Pricing page by a known company",
+                 *       "trigger": {
+                 *         "type": "page_viewed",
+                 *         "path": "/pricing*"
+                 *       },
+                 *       "filters": {
+                 *         "company_known": true,
+                 *         "countries": [
+                 *           "US",
+                 *           "DE"
+                 *         ],
+                 *         "min_score": 30
+                 *       },
+                 *       "destination": {
+                 *         "type": "slack",
+                 *         "url": "https://hooks.slack.com/services/T000/B000/XXXX"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description segment_entered {list_id}, score_reached {score}, page_viewed {path} (by a person, or a visitor whose company is known), company_returned {after_days}, conversion {} */
+                    trigger: {
+                        /** @enum {string} */
+                        type: "segment_entered" | "score_reached" | "page_viewed" | "company_returned" | "conversion";
+                        /** @description segment_entered: a list or segment of your workspace */
+                        list_id?: string;
+                        /** @description score_reached: fires when a lead score reaches this (C6.2, 0–100) */
+                        score?: number;
+                        /** @description page_viewed: a path glob (`*` any characters, `?` one), such as /pricing* */
+                        path?: string;
+                        /** @description company_returned: a known company visits again after this many days away */
+                        after_days?: number;
+                    };
+                    filters?: {
+                        /** @description true: only visitors whose company is known */
+                        company_known?: boolean;
+                        /** @description ISO 3166-1 alpha-2 codes of the visitor's country */
+                        countries?: string[];
+                        /** @description only people or companies with at least this score */
+                        min_score?: number;
+                    };
+                    /** @description slack {url}, email {to}, webhook {webhook_id} */
+                    destination: {
+                        /** @enum {string} */
+                        type: "slack" | "email" | "webhook";
+                        /** @description slack: an incoming webhook URL; not a loopback or private address */
+                        url?: string;
+                        /** @description email: the recipients */
+                        to?: string[];
+                        /** @description webhook: one of your webhooks; it receives an alert.triggered event */
+                        webhook_id?: string;
+                    };
+                    /** @description at most one firing per person (or company) within this many minutes; default 1440 */
+                    cooldown_minutes?: number;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The alert created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0190f6a2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "name": "Pricing page by a known company",
+                     *         "trigger": {
+                     *           "type": "page_viewed",
+                     *           "path": "/pricing*"
+                     *         },
+                     *         "filters": {
+                     *           "company_known": true,
+                     *           "countries": [
+                     *             "US",
+                     *             "DE"
+                     *           ],
+                     *           "min_score": 30
+                     *         },
+                     *         "destination": {
+                     *           "type": "slack",
+                     *           "url": "https://hooks.slack.com/services/T000/B000/XXXX"
+                     *         },
+                     *         "cooldown_minutes": 1440,
+                     *         "enabled": true,
+                     *         "created_at": "2026-03-02T09:14:07.512Z",
+                     *         "updated_at": "2026-03-02T09:14:07.512Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @description segment_entered {list_id}, score_reached {score}, page_viewed {path} (by a person, or a visitor whose company is known), company_returned {after_days}, conversion {} */
+                            trigger: {
+                                /** @enum {string} */
+                                type: "segment_entered" | "score_reached" | "page_viewed" | "company_returned" | "conversion";
+                                /** @description segment_entered: a list or segment of your workspace */
+                                list_id?: string;
+                                /** @description score_reached: fires when a lead score reaches this (C6.2, 0–100) */
+                                score?: number;
+                                /** @description page_viewed: a path glob (`*` any characters, `?` one), such as /pricing* */
+                                path?: string;
+                                /** @description company_returned: a known company visits again after this many days away */
+                                after_days?: number;
+                            };
+                            filters: {
+                                /** @description true: only visitors whose company is known */
+                                company_known?: boolean;
+                                /** @description ISO 3166-1 alpha-2 codes of the visitor's country */
+                                countries?: string[];
+                                /** @description only people or companies with at least this score */
+                                min_score?: number;
+                            };
+                            /** @description slack {url}, email {to}, webhook {webhook_id} */
+                            destination: {
+                                /** @enum {string} */
+                                type: "slack" | "email" | "webhook";
+                                /** @description slack: an incoming webhook URL; not a loopback or private address */
+                                url?: string;
+                                /** @description email: the recipients */
+                                to?: string[];
+                                /** @description webhook: one of your webhooks; it receives an alert.triggered event */
+                                webhook_id?: string;
+                            };
+                            cooldown_minutes: number;
+                            enabled: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A referenced resource is not in your workspace (forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "access denied to requested resource",
+                     *       "details": {
+                     *         "field": "company_id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0190f6a2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "name": "Pricing page by a known company",
+                     *         "trigger": {
+                     *           "type": "page_viewed",
+                     *           "path": "/pricing*"
+                     *         },
+                     *         "filters": {
+                     *           "company_known": true,
+                     *           "countries": [
+                     *             "US",
+                     *             "DE"
+                     *           ],
+                     *           "min_score": 30
+                     *         },
+                     *         "destination": {
+                     *           "type": "slack",
+                     *           "url": "https://hooks.slack.com/services/T000/B000/XXXX"
+                     *         },
+                     *         "cooldown_minutes": 1440,
+                     *         "enabled": true,
+                     *         "created_at": "2026-03-02T09:14:07.512Z",
+                     *         "updated_at": "2026-03-02T09:14:07.512Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @description segment_entered {list_id}, score_reached {score}, page_viewed {path} (by a person, or a visitor whose company is known), company_returned {after_days}, conversion {} */
+                            trigger: {
+                                /** @enum {string} */
+                                type: "segment_entered" | "score_reached" | "page_viewed" | "company_returned" | "conversion";
+                                /** @description segment_entered: a list or segment of your workspace */
+                                list_id?: string;
+                                /** @description score_reached: fires when a lead score reaches this (C6.2, 0–100) */
+                                score?: number;
+                                /** @description page_viewed: a path glob (`*` any characters, `?` one), such as /pricing* */
+                                path?: string;
+                                /** @description company_returned: a known company visits again after this many days away */
+                                after_days?: number;
+                            };
+                            filters: {
+                                /** @description true: only visitors whose company is known */
+                                company_known?: boolean;
+                                /** @description ISO 3166-1 alpha-2 codes of the visitor's country */
+                                countries?: string[];
+                                /** @description only people or companies with at least this score */
+                                min_score?: number;
+                            };
+                            /** @description slack {url}, email {to}, webhook {webhook_id} */
+                            destination: {
+                                /** @enum {string} */
+                                type: "slack" | "email" | "webhook";
+                                /** @description slack: an incoming webhook URL; not a loopback or private address */
+                                url?: string;
+                                /** @description email: the recipients */
+                                to?: string[];
+                                /** @description webhook: one of your webhooks; it receives an alert.triggered event */
+                                webhook_id?: string;
+                            };
+                            cooldown_minutes: number;
+                            enabled: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID of the resource */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger": {
+                 *         "type": "segment_entered",
+                 *         "list_id": "0190f6a2-7055-7b7d-9e4f-6c0a3d5e9fb6"
+                 *       },
+                 *       "cooldown_minutes": 60
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description segment_entered {list_id}, score_reached {score}, page_viewed {path} (by a person, or a visitor whose company is known), company_returned {after_days}, conversion {} */
+                    trigger?: {
+                        /** @enum {string} */
+                        type: "segment_entered" | "score_reached" | "page_viewed" | "company_returned" | "conversion";
+                        /** @description segment_entered: a list or segment of your workspace */
+                        list_id?: string;
+                        /** @description score_reached: fires when a lead score reaches this (C6.2, 0–100) */
+                        score?: number;
+                        /** @description page_viewed: a path glob (`*` any characters, `?` one), such as /pricing* */
+                        path?: string;
+                        /** @description company_returned: a known company visits again after this many days away */
+                        after_days?: number;
+                    };
+                    filters?: {
+                        /** @description true: only visitors whose company is known */
+                        company_known?: boolean;
+                        /** @description ISO 3166-1 alpha-2 codes of the visitor's country */
+                        countries?: string[];
+                        /** @description only people or companies with at least this score */
+                        min_score?: number;
+                    };
+                    /** @description slack {url}, email {to}, webhook {webhook_id} */
+                    destination?: {
+                        /** @enum {string} */
+                        type: "slack" | "email" | "webhook";
+                        /** @description slack: an incoming webhook URL; not a loopback or private address */
+                        url?: string;
+                        /** @description email: the recipients */
+                        to?: string[];
+                        /** @description webhook: one of your webhooks; it receives an alert.triggered event */
+                        webhook_id?: string;
+                    };
+                    /** @description at most one firing per person (or company) within this many minutes; default 1440 */
+                    cooldown_minutes?: number;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The alert after the update */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0190f6a2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "name": "Pricing page by a known company",
+                     *         "trigger": {
+                     *           "type": "page_viewed",
+                     *           "path": "/pricing*"
+                     *         },
+                     *         "filters": {
+                     *           "company_known": true,
+                     *           "countries": [
+                     *             "US",
+                     *             "DE"
+                     *           ],
+                     *           "min_score": 30
+                     *         },
+                     *         "destination": {
+                     *           "type": "slack",
+                     *           "url": "https://hooks.slack.com/services/T000/B000/XXXX"
+                     *         },
+                     *         "cooldown_minutes": 1440,
+                     *         "enabled": true,
+                     *         "created_at": "2026-03-02T09:14:07.512Z",
+                     *         "updated_at": "2026-03-02T09:14:07.512Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @description segment_entered {list_id}, score_reached {score}, page_viewed {path} (by a person, or a visitor whose company is known), company_returned {after_days}, conversion {} */
+                            trigger: {
+                                /** @enum {string} */
+                                type: "segment_entered" | "score_reached" | "page_viewed" | "company_returned" | "conversion";
+                                /** @description segment_entered: a list or segment of your workspace */
+                                list_id?: string;
+                                /** @description score_reached: fires when a lead score reaches this (C6.2, 0–100) */
+                                score?: number;
+                                /** @description page_viewed: a path glob (`*` any characters, `?` one), such as /pricing* */
+                                path?: string;
+                                /** @description company_returned: a known company visits again after this many days away */
+                                after_days?: number;
+                            };
+                            filters: {
+                                /** @description true: only visitors whose company is known */
+                                company_known?: boolean;
+                                /** @description ISO 3166-1 alpha-2 codes of the visitor's country */
+                                countries?: string[];
+                                /** @description only people or companies with at least this score */
+                                min_score?: number;
+                            };
+                            /** @description slack {url}, email {to}, webhook {webhook_id} */
+                            destination: {
+                                /** @enum {string} */
+                                type: "slack" | "email" | "webhook";
+                                /** @description slack: an incoming webhook URL; not a loopback or private address */
+                                url?: string;
+                                /** @description email: the recipients */
+                                to?: string[];
+                                /** @description webhook: one of your webhooks; it receives an alert.triggered event */
+                                webhook_id?: string;
+                            };
+                            cooldown_minutes: number;
+                            enabled: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A referenced resource is not in your workspace (forbidden) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "access denied to requested resource",
+                     *       "details": {
+                     *         "field": "company_id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not in your workspace (not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "not found or does not belong to your workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchLeads: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "op": "create",
+                 *           "body": {
+                 *             "code": "demo-request",
+                 *             "source": "campaign",
+                 *             "properties": {
+                 *               "plan": "team",
+                 *               "utm_source": "newsletter"
+                 *             },
+                 *             "location": {
+                 *               "city": "Lyon",
+                 *               "country": "FR"
+                 *             },
+                 *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94"
+                 *           }
+                 *         },
+                 *         {
+                 *           "op": "update",
+                 *           "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                 *           "body": {
+                 *             "summary": {
+                 *               "status": "qualified",
+                 *               "owner": "sales@acme.example"
+                 *             },
+                 *             "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    operations: ({
+                        /** @enum {string} */
+                        op: "create";
+                        body: {
+                            /**
+                             * Format: uuid
+                             * @description generated when absent
+                             */
+                            visitor_id?: string;
+                            code?: string | null;
+                            source?: string | null;
+                            properties?: {
+                                [key: string]: unknown;
+                            };
+                            location?: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description an identity of your workspace
+                             */
+                            identity_id?: string | null;
+                            /** Format: uuid */
+                            session_id?: string | null;
+                            /**
+                             * Format: uuid
+                             * @description a company of your workspace
+                             */
+                            company_id?: string | null;
+                            summary?: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        op: "update";
+                        /**
+                         * Format: uuid
+                         * @description a lead of your workspace
+                         */
+                        id: string;
+                        /** @description application/json replaces each object field present; application/merge-patch+json merges it by RFC 7396 */
+                        body: {
+                            properties?: {
+                                [key: string]: unknown;
+                            };
+                            location?: {
+                                [key: string]: unknown;
+                            };
+                            summary?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /**
+                             * Format: uuid
+                             * @description a company of your workspace, or null
+                             */
+                            company_id?: string | null;
+                        };
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of each operation, in order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "outcome": "created",
+                     *           "data": {
+                     *             "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                     *             "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *             "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *             "code": "demo-request",
+                     *             "source": "campaign",
+                     *             "created_at": "2026-03-02T09:14:07.512Z",
+                     *             "updated_at": "2026-03-03T16:40:12.087Z",
+                     *             "properties": {
+                     *               "plan": "team",
+                     *               "utm_source": "newsletter",
+                     *               "landing_page": "/pricing"
+                     *             },
+                     *             "location": {
+                     *               "city": "Lyon",
+                     *               "country": "FR"
+                     *             },
+                     *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *             "session_id": "0190f6a2-6c11-7b2f-a1d4-3e7c9b8a5d83",
+                     *             "summary": {
+                     *               "score": 72,
+                     *               "status": "qualified",
+                     *               "score_reasons": [
+                     *                 "business email",
+                     *                 "visited pricing 3 times"
+                     *               ]
+                     *             },
+                     *             "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                     *           }
+                     *         },
+                     *         {
+                     *           "outcome": "updated",
+                     *           "data": {
+                     *             "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                     *             "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *             "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *             "code": "demo-request",
+                     *             "source": "campaign",
+                     *             "created_at": "2026-03-02T09:14:07.512Z",
+                     *             "updated_at": "2026-03-03T16:40:12.087Z",
+                     *             "properties": {
+                     *               "plan": "team",
+                     *               "utm_source": "newsletter",
+                     *               "landing_page": "/pricing"
+                     *             },
+                     *             "location": {
+                     *               "city": "Lyon",
+                     *               "country": "FR"
+                     *             },
+                     *             "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *             "session_id": "0190f6a2-6c11-7b2f-a1d4-3e7c9b8a5d83",
+                     *             "summary": {
+                     *               "score": 72,
+                     *               "status": "qualified",
+                     *               "score_reasons": [
+                     *                 "business email",
+                     *                 "visited pricing 3 times"
+                     *               ]
+                     *             },
+                     *             "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            outcome: "created" | "updated";
+                            data: components["schemas"]["Lead"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchIdentities: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "identities": [
+                 *         {
+                 *           "email": "ada@acme.example",
+                 *           "name": "Ada Lovelace",
+                 *           "traits": {
+                 *             "plan": "team"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    identities: {
+                        /**
+                         * Format: email
+                         * @description which identity: an existing one with this email (case-insensitive) is updated, otherwise one is created
+                         */
+                        email: string;
+                        name?: string | null;
+                        traits?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of each identity, in order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "outcome": "created",
+                     *           "data": {
+                     *             "id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *             "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *             "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *             "email": "ada@acme.example",
+                     *             "name": "Ada Lovelace",
+                     *             "traits": {
+                     *               "plan": "team",
+                     *               "role": "CTO"
+                     *             },
+                     *             "first_seen": "2026-02-27T08:01:44.210Z",
+                     *             "last_seen": "2026-03-03T16:40:12.087Z",
+                     *             "ip": "203.0.113.24",
+                     *             "city": "Lyon",
+                     *             "country": "FR",
+                     *             "is_favorite": false,
+                     *             "created_at": "2026-03-02T09:14:07.512Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            outcome: "created" | "updated";
+                            data: components["schemas"]["Identity"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     leadCreatedWebhook: {
         parameters: {
             query?: never;
@@ -10760,6 +13364,248 @@ export interface operations {
                      */
                     timestamp: string;
                     data: components["schemas"]["Company"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Anything else, or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (for example, a signature that does not verify): retried like any failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    alertTriggeredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the same on every attempt of one event, so a receiver can drop the duplicates of at-least-once delivery.
+                 * @example msg_2bKq9Xv4Lw8Tz1Nc
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse messages far from your clock (replays).
+                 * @example 1772555998
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's `whsec_` secret (Standard Webhooks; verify with the `standardwebhooks` package).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "alert.triggered",
+                 *       "timestamp": "2026-03-03T16:40:12.087Z",
+                 *       "data": {
+                 *         "alert": {
+                 *           "id": "0190f6a2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                 *           "name": "Pricing page by a known company"
+                 *         },
+                 *         "trigger": {
+                 *           "type": "page_viewed",
+                 *           "path": "/pricing*"
+                 *         },
+                 *         "subject": "identity:0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                 *         "summary": "viewed /pricing",
+                 *         "person": {
+                 *           "id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                 *           "name": "Ada Lovelace",
+                 *           "email": "ada@acme.example"
+                 *         },
+                 *         "company": {
+                 *           "id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5",
+                 *           "name": "Acme",
+                 *           "domain": "acme.example"
+                 *         },
+                 *         "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                 *         "country": "GB",
+                 *         "score": 72,
+                 *         "reasons": [
+                 *           "Viewed pricing 3 times",
+                 *           "Company in your ideal industries"
+                 *         ],
+                 *         "pages": [
+                 *           "/pricing",
+                 *           "/docs/getting-started",
+                 *           "/"
+                 *         ],
+                 *         "link": "https://leadlight.acme.example/identities/0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                 *         "occurred_at": "2026-03-02T10:01:00.000Z",
+                 *         "test": false
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description the event type
+                     * @constant
+                     */
+                    type: "alert.triggered";
+                    /**
+                     * Format: date-time
+                     * @description when the change happened
+                     */
+                    timestamp: string;
+                    data: {
+                        alert: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description the alert's trigger */
+                        trigger: {
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description identity:<id>, company:<id> or visitor:<id> */
+                        subject: string;
+                        /** @description what happened, in one line */
+                        summary: string;
+                        person: null | {
+                            /** Format: uuid */
+                            id: string;
+                            name: string | null;
+                            email: string | null;
+                        };
+                        company: null | {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            domain: string | null;
+                        };
+                        visitor_id: string | null;
+                        country: string | null;
+                        score: number | null;
+                        reasons: string[];
+                        /** @description the latest pages viewed, newest first */
+                        pages: string[];
+                        /** @description the dashboard's page of the person or company */
+                        link: string | null;
+                        occurred_at: string;
+                        /** @description true for POST /api/v1/alerts/{id}/test */
+                        test: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Anything else, or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (for example, a signature that does not verify): retried like any failure. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    noteCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the same on every attempt of one event, so a receiver can drop the duplicates of at-least-once delivery.
+                 * @example msg_2bKq9Xv4Lw8Tz1Nc
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse messages far from your clock (replays).
+                 * @example 1772555998
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint's `whsec_` secret (Standard Webhooks; verify with the `standardwebhooks` package).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "note.created",
+                 *       "timestamp": "2026-03-03T16:40:12.087Z",
+                 *       "data": {
+                 *         "id": "0190f6a2-9f54-7b2c-9d3e-5a7f9b1c3da5",
+                 *         "body": "Called Ada: trial ends Friday, wants the team plan. Follow up Thursday.",
+                 *         "author": {
+                 *           "type": "user",
+                 *           "id": "0190f6a2-7166-7c8e-af50-7d1b4e6f0ac7",
+                 *           "name": "Grace Hopper"
+                 *         },
+                 *         "created_at": "2026-03-03T16:40:12.087Z",
+                 *         "lead_id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description the event type
+                     * @constant
+                     */
+                    type: "note.created";
+                    /**
+                     * Format: date-time
+                     * @description when the change happened
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description the text of the note, as written (1 to 10,000 characters) */
+                        body: string;
+                        author: {
+                            /** @description a dashboard user or an API key */
+                            type: "user" | "api_key";
+                            /**
+                             * Format: uuid
+                             * @description the user id or the API key id
+                             */
+                            id: string;
+                            /** @description the user's name (else email), or the key's name (else its type and hint), when the note was written */
+                            name: string;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: uuid
+                         * @description the lead the note is on
+                         */
+                        lead_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };

@@ -11,7 +11,7 @@ import { workspaceOf } from '../../request-context.js';
 import { leadEnvelope, leadListEnvelope, leadSerializers } from '../../serializers/lead.serializer.js';
 import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { AccountListEnvelope, AccountListQuery, CompanyEnvelope } from '../../schemas/companies.schemas.js';
-import { DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery } from '../../schemas/dashboard.schemas.js';
+import { DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery, TrackingStatusEnvelope } from '../../schemas/dashboard.schemas.js';
 import {
   ActivityListEnvelope,
   ActivityQuery,
@@ -33,6 +33,11 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await workspaceOf(request).overview.summary(request.query.days ?? 30) }),
   );
 
+  // polled by the first-run page (C9.8) until the workspace's first event arrives
+  app.get('/tracking-status', { schema: { ...hide, response: { 200: TrackingStatusEnvelope, ...errorResponses() } } }, async (request) => ({
+    data: await workspaceOf(request).overview.trackingStatus(),
+  }));
+
   app.get(
     '/leads',
     {
@@ -42,7 +47,8 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
-      return listBody(await workspaceOf(request).leads.list({ source: query.source, code: query.code, ...createdRange(query) }, page), page);
+      const filters = { source: query.source, code: query.code, ...createdRange(query) };
+      return listBody(await workspaceOf(request).leads.list(filters, page, query.sort), page);
     },
   );
 

@@ -8,6 +8,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { installSnippet } from '../../../services/operator/install-snippet.js';
 import { ownOrigin, sessionOf } from '../../dashboard/session-gate.js';
 import { errorResponses, IdParams } from '../../schemas/common.js';
 import { RevokedKeyEnvelope } from '../../schemas/dashboard.schemas.js';
@@ -21,16 +22,8 @@ export interface SiteKeyRouteOptions extends DashboardRouteOptions {
 
 const hide = { hide: true } as const;
 
-/**
- * The tag that installs the tracker (C5.2). It starts with the address the
- * admin reaches the dashboard at, as the members page's links do: the same
- * process serves the tracker there.
- */
-export function installSnippet(origin: string, scriptPath: string, key: string): string {
-  return `<script defer src="${origin}${scriptPath}" data-key="${key}"></script>`;
-}
-
 export const siteKeyRoutes: FastifyPluginAsyncTypebox<SiteKeyRouteOptions> = async (app, { services, scriptPath }) => {
+  // the tracker's address is the one the admin reaches the dashboard at: the same process serves it
   const snippetFor = (request: FastifyRequest, key: string) => installSnippet(ownOrigin(request), scriptPath, key);
 
   app.get('/site-keys', { schema: { ...hide, response: { 200: SiteKeyListEnvelope, ...errorResponses() } } }, async (request) => {

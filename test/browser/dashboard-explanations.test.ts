@@ -1,0 +1,99 @@
+/**
+ * Explanations beside what the dashboard infers (CONTRACT C9.8), in a real
+ * browser on both stores: a personality reads as a hypothesis from
+ * behaviour, with the evidence the model weighed for its type (from the
+ * entry's features), its confidence and its learning in words; an entry
+ * written by a client without features says it has no evidence. No axe-core
+ * violation; screenshots under test-results/dashboard/.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
+import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { member, type Person } from '../helpers/dashboard.js';
+import { importRows } from '../helpers/fixtures.js';
+import { axeViolations } from '../helpers/page-checks.js';
+import { storeKinds } from '../helpers/stores.js';
+
+describe.each(storeKinds())('explanations in the dashboard, on %s', (kind) => {
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let workspace: TestWorkspace;
+  let viewer: Person;
+  let identityId: string;
+  const open: BrowserContext[] = [];
+  let errors: string[] = [];
+
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    browser = await launchBrowser();
+    t = await createTestApp(kind);
+    base = await t.listen();
+    workspace = await t.createWorkspace('Explanations');
+    viewer = await member(t, workspace.id, 'viewer');
+    [identityId] = (await importRows(t, workspace.id, 'identities', [{ email: 'reader@example.com', name: 'Rea Der' }])) as [string];
+    const visitorId = (await t.services.forWorkspace(workspace.id).identities.get(identityId)).visitor_id;
+    await importRows(t, workspace.id, 'personalities', [
+      {
+        visitor_id: visitorId,
+        score: 0.35,
+        learning_percentage: 0.7,
+        personality: { type: 'Analytical', traits: ['data-driven'] },
+        features: { page_views: 20, sessions: 3, share_docs: 0.4, share_comparison: 0.1, avg_session_seconds: 300 },
+        created_at: '2026-11-20T10:00:00.000Z',
+      },
+      {
+        visitor_id: visitorId,
+        score: 0.1,
+        learning_percentage: 0.25,
+        personality: { type: 'Explorer', traits: [] },
+        created_at: '2026-11-10T10:00:00.000Z',
+      },
+    ]);
+  });
+  afterEach(async () => {
+    for (const context of open.splice(0)) await context.close();
+    expect(errors, 'errors logged by the page').toEqual([]);
+    errors = [];
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function signedIn(person: Person, width = 1280): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    open.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    errors = consoleErrors(page);
+    await page.goto(`${base}/`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    return page;
+  }
+
+  it('C9.8: a personality is explained as a hypothesis with its evidence, confidence and learning', async () => {
+    const page = await signedIn(viewer);
+    await page.goto(`${base}/identities/${identityId}`);
+    const section = page.getByRole('region', { name: 'Personalities' });
+    await section.locator('.personality-head strong').first().waitFor();
+    const [newest, older] = await section.locator('ul.personalities > li').all();
+    const text = (await newest!.textContent()) ?? '';
+    expect(text).toContain('A hypothesis about how this person buys, drawn from their visits, not a fact');
+    expect(text).toContain('40% of page views on documentation');
+    expect(text).toContain('10% on comparison pages');
+    expect(text).toContain('visits last 5 min on average');
+    expect(text).toContain('Confidence 35%: how far Analytical leads the next most likely style');
+    expect(text).toContain('Learning 70%: 20 page views and 3 sessions seen');
+    // a client's entry has no features: no evidence is made up
+    const olderText = (await older!.textContent()) ?? '';
+    expect(olderText).toContain('No evidence recorded with this entry');
+    expect(olderText).toContain('Confidence 10%');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `explanations-personality-${kind}`);
+  }, 60_000);
+});
