@@ -232,15 +232,22 @@ describe.each(storeKinds())('changes feed on %s (C11.1)', (kind) => {
     const email = `erased-${Date.now()}@example.com`;
     const made = await t.as(ws, { method: 'POST', url: '/api/v1/identities', payload: { email, name: 'Ada Erased' } });
     expect(made.statusCode).toBe(201);
+    const theirLead = await t.as(ws, { method: 'POST', url: '/api/v1/leads', payload: { code: 'theirs', identity_id: made.json().data.id } });
+    expect(theirLead.statusCode).toBe(201);
+    // a note names only its lead
+    const note = await t.as(ws, { method: 'POST', url: `/api/v1/leads/${theirLead.json().data.id}/notes`, payload: { body: 'Called Ada about her contract' } });
+    expect(note.statusCode).toBe(201);
     await createLead(ws, 'kept');
-    const before = await drainAtLeast(ws, '/api/v1/changes', 2);
-    expect(before.events.map((event) => event.type).sort()).toEqual(['identity.created', 'lead.created']);
+    const before = await drainAtLeast(ws, '/api/v1/changes', 4);
+    expect(before.events.map((event) => event.type).sort()).toEqual(['identity.created', 'lead.created', 'lead.created', 'note.created']);
     expect(JSON.stringify(before.events)).toContain(email);
     const erased = await t.as(ws, { method: 'POST', url: '/api/v1/erasures', payload: { email } });
     expect(erased.statusCode).toBe(200);
     const after = await drain(ws, '/api/v1/changes');
     expect(after.events.map((event) => event.type)).toEqual(['lead.created']);
+    expect(after.events[0]!.data.code).toBe('kept');
     expect(JSON.stringify(after.events)).not.toContain(email);
+    expect(JSON.stringify(after.events)).not.toContain('Called Ada');
   });
 
   it('C11.1: a reader polling from its cursor while many writers commit concurrently sees every change exactly once', async () => {
