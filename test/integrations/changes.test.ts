@@ -168,6 +168,15 @@ describe.each(storeKinds())('changes feed on %s (C11.1)', (kind) => {
     expect(blank.statusCode).toBe(400);
     expect(blank.json().details.parameters.types).toBeDefined();
 
+    const withOffset = await t.as(ws, { method: 'GET', url: '/api/v1/changes?offset=1' });
+    expect(withOffset.statusCode).toBe(400);
+    expect(withOffset.json().details.parameters.offset).toBeDefined();
+    const zero = await t.as(ws, { method: 'GET', url: '/api/v1/changes?limit=0' });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().details.parameters.limit).toBeDefined();
+    const lowered = await t.as(ws, { method: 'GET', url: '/api/v1/changes?limit=101' });
+    expect(lowered.statusCode).toBe(200);
+
     const cursor = new URL(updates.poll).searchParams.get('cursor')!;
     const otherTypes = await t.as(ws, { method: 'GET', url: `/api/v1/changes?types=lead.created&cursor=${encodeURIComponent(cursor)}` });
     expect(otherTypes.statusCode).toBe(400);
