@@ -20,15 +20,15 @@ select
   "type",
   "payload",
   "created_at",
-  xid::text as "xid"
+  "changes"."xid"::text as "xid_text"
 from
   "changes"
 where
   "changes"."workspace_id" = $1
-  and xid < pg_snapshot_xmin(pg_current_snapshot())
-  and (xid, position) > ($2::xid8, $3::bigint)
+  and "changes"."xid" < pg_snapshot_xmin(pg_current_snapshot())
+  and ("changes"."xid", "changes"."position") > ($2::xid8, $3::bigint)
 order by
-  xid,
+  "changes"."xid",
   "position"
 limit
   $4;
@@ -40,16 +40,16 @@ select
   "type",
   "payload",
   "created_at",
-  xid::text as "xid"
+  "changes"."xid"::text as "xid_text"
 from
   "changes"
 where
   "changes"."workspace_id" = $1
   and "type" in ($2, $3)
-  and xid < pg_snapshot_xmin(pg_current_snapshot())
-  and (xid, position) > ($4::xid8, $5::bigint)
+  and "changes"."xid" < pg_snapshot_xmin(pg_current_snapshot())
+  and ("changes"."xid", "changes"."position") > ($4::xid8, $5::bigint)
 order by
-  xid,
+  "changes"."xid",
   "position"
 limit
   $6;
@@ -61,16 +61,16 @@ select
   "type",
   "payload",
   "created_at",
-  xid::text as "xid"
+  "changes"."xid"::text as "xid_text"
 from
   "changes"
 where
   "changes"."workspace_id" = $1
   and "created_at" >= $2
   and "type" in ($3)
-  and (xid, position) > ($4::xid8, $5::bigint)
+  and ("changes"."xid", "changes"."position") > ($4::xid8, $5::bigint)
 order by
-  xid,
+  "changes"."xid",
   "position"
 limit
   $6;

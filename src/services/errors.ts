@@ -45,7 +45,7 @@ export class ServiceError extends Error {
 
 /** C3.6: the message never reveals whether the id exists in another workspace. */
 export class NotFoundError extends ServiceError {
-  constructor(resource: 'lead' | 'identity' | 'company' | 'list' | 'user' | 'workspace' | 'key' | 'webhook' | 'company_rule' | 'alert') {
+  constructor(resource: 'lead' | 'identity' | 'company' | 'list' | 'user' | 'workspace' | 'key' | 'webhook' | 'company_rule' | 'alert' | 'delivery') {
     super('not_found', NOT_FOUND_MESSAGES[resource]);
   }
 }
@@ -61,6 +61,7 @@ const NOT_FOUND_MESSAGES = {
   webhook: 'webhook not found or does not belong to your workspace',
   company_rule: 'company rule not found or does not belong to your workspace',
   alert: 'alert not found or does not belong to your workspace',
+  delivery: 'delivery not found or does not belong to this webhook',
 } as const;
 
 /** C3.7: a body names a resource outside the caller's workspace. */

@@ -69,7 +69,7 @@ export type Operation =
    * answers like an unknown one (404) and stays as it was; lists and
    * creations hold the caller's endpoints only
    */
-  | { kind: 'webhook'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' }
+  | { kind: 'webhook'; action: 'create' | 'list' | 'read' | 'update' | 'delete' | 'deliveries' | 'test' | 'retry' | 'replay' }
   /**
    * a company rule route (CONTRACT C6.8): the other workspace's rule answers
    * like an unknown one (404) and stays; a rule naming the other workspace's
@@ -142,6 +142,8 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/webhooks/:id/deliveries': { kind: 'webhook', action: 'deliveries' },
   'POST /api/v1/webhooks/:id/test': { kind: 'webhook', action: 'test' },
   'GET /api/v1/changes': { kind: 'changes' },
+  'POST /api/v1/webhooks/:id/deliveries/:delivery_id/retry': { kind: 'webhook', action: 'retry' },
+  'POST /api/v1/webhooks/:id/replay': { kind: 'webhook', action: 'replay' },
   'POST /api/v1/company-rules': { kind: 'company-rule', action: 'create' },
   'GET /api/v1/company-rules': { kind: 'company-rule', action: 'list' },
   'GET /api/v1/company-rules/:id': { kind: 'company-rule', action: 'read' },

@@ -244,8 +244,27 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
       const answer = await call(caller.workspace, 'GET', operation.route.url);
       expect(answer.status).toBe(200);
       expect((answer.body.data as { id: string }[]).map((item) => item.id)).not.toContain(foreignId);
+    } else if (action === 'retry') {
+      // a delivery of the other workspace's endpoint (C11.2): neither through its endpoint nor through one of the caller's
+      await new Store(t.db.database).forWorkspace(other.workspace.id).transaction((repos) => emitEvent(repos, 'lead.created', { code: 'matrix-retry' }));
+      const deliveries = async () => call(other.workspace, 'GET', `/api/v1/webhooks/${foreignId}/deliveries?limit=100`);
+      const listed = await deliveries();
+      const deliveryId = (listed.body.data as { id: string }[])[0]!.id;
+      const mine = await call(caller.workspace, 'POST', '/api/v1/webhooks', hook);
+      const myId = (mine.body.data as { id: string }).id;
+      for (const hookId of [foreignId, myId]) {
+        const answer = await call(caller.workspace, 'POST', operation.route.url.replace(':id', hookId).replace(':delivery_id', deliveryId));
+        expect(answer.status).toBe(404);
+        expect(answer.workspace).toBe(caller.workspace.id);
+      }
+      expect(await deliveries()).toEqual(listed);
     } else {
-      const body = action === 'update' ? { url: 'https://203.0.113.11/changed', enabled: false } : undefined;
+      const body =
+        action === 'update'
+          ? { url: 'https://203.0.113.11/changed', enabled: false }
+          : action === 'replay'
+            ? { since: new Date(Date.now() - 86_400_000).toISOString() }
+            : undefined;
       const answer = await call(caller.workspace, operation.route.method, pathOf(operation, foreignId), body);
       expect(answer.status).toBe(404);
       expect(answer.workspace).toBe(caller.workspace.id);

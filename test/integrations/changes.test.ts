@@ -168,6 +168,15 @@ describe.each(storeKinds())('changes feed on %s (C11.1)', (kind) => {
     expect(blank.statusCode).toBe(400);
     expect(blank.json().details.parameters.types).toBeDefined();
 
+    const withOffset = await t.as(ws, { method: 'GET', url: '/api/v1/changes?offset=1' });
+    expect(withOffset.statusCode).toBe(400);
+    expect(withOffset.json().details.parameters.offset).toBeDefined();
+    const zero = await t.as(ws, { method: 'GET', url: '/api/v1/changes?limit=0' });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().details.parameters.limit).toBeDefined();
+    const lowered = await t.as(ws, { method: 'GET', url: '/api/v1/changes?limit=101' });
+    expect(lowered.statusCode).toBe(200);
+
     const cursor = new URL(updates.poll).searchParams.get('cursor')!;
     const otherTypes = await t.as(ws, { method: 'GET', url: `/api/v1/changes?types=lead.created&cursor=${encodeURIComponent(cursor)}` });
     expect(otherTypes.statusCode).toBe(400);
@@ -232,15 +241,22 @@ describe.each(storeKinds())('changes feed on %s (C11.1)', (kind) => {
     const email = `erased-${Date.now()}@example.com`;
     const made = await t.as(ws, { method: 'POST', url: '/api/v1/identities', payload: { email, name: 'Ada Erased' } });
     expect(made.statusCode).toBe(201);
+    const theirLead = await t.as(ws, { method: 'POST', url: '/api/v1/leads', payload: { code: 'theirs', identity_id: made.json().data.id } });
+    expect(theirLead.statusCode).toBe(201);
+    // a note names only its lead
+    const note = await t.as(ws, { method: 'POST', url: `/api/v1/leads/${theirLead.json().data.id}/notes`, payload: { body: 'Called Ada about her contract' } });
+    expect(note.statusCode).toBe(201);
     await createLead(ws, 'kept');
-    const before = await drainAtLeast(ws, '/api/v1/changes', 2);
-    expect(before.events.map((event) => event.type).sort()).toEqual(['identity.created', 'lead.created']);
+    const before = await drainAtLeast(ws, '/api/v1/changes', 4);
+    expect(before.events.map((event) => event.type).sort()).toEqual(['identity.created', 'lead.created', 'lead.created', 'note.created']);
     expect(JSON.stringify(before.events)).toContain(email);
     const erased = await t.as(ws, { method: 'POST', url: '/api/v1/erasures', payload: { email } });
     expect(erased.statusCode).toBe(200);
     const after = await drain(ws, '/api/v1/changes');
     expect(after.events.map((event) => event.type)).toEqual(['lead.created']);
+    expect(after.events[0]!.data.code).toBe('kept');
     expect(JSON.stringify(after.events)).not.toContain(email);
+    expect(JSON.stringify(after.events)).not.toContain('Called Ada');
   });
 
   it('C11.1: a reader polling from its cursor while many writers commit concurrently sees every change exactly once', async () => {
@@ -269,6 +285,27 @@ describe.each(storeKinds())('changes feed on %s (C11.1)', (kind) => {
     expect(written).toHaveLength(120);
     expect(seen).toHaveLength(120);
     expect(new Set(seen)).toEqual(new Set(written));
+  });
+
+  it.runIf(kind === 'postgres')('C11.1: on PostgreSQL transaction ids order as numbers, not as text (9 before 10)', async () => {
+    const ws = await t.createWorkspace('Feed xid order');
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    try {
+      // rows as transactions 10, 9 and 100 wrote them (ids long past, so below the visible horizon)
+      for (const xid of ['10', '9', '100']) {
+        await client.query(`insert into changes (workspace_id, xid, id, type, payload, created_at) values ($1, $2::xid8, $3, 'lead.created', $4, now())`, [
+          ws.id,
+          xid,
+          `msg_${xid}`,
+          JSON.stringify({ type: 'lead.created', timestamp: new Date().toISOString(), data: { id: xid } }),
+        ]);
+      }
+    } finally {
+      await client.end();
+    }
+    const one = await drain(ws, '/api/v1/changes?limit=1');
+    expect(one.events.map((event) => event.data.id)).toEqual(['9', '10', '100']);
   });
 
   it.runIf(kind === 'postgres')('C11.1: on PostgreSQL a change committed after a later one is not skipped by a reader that moved past it', async () => {

@@ -9,12 +9,15 @@
  * key and retries, for anything the groups do not name.
  */
 import createFetchClient, { type Client } from 'openapi-fetch';
+import { iterateChanges, type ChangesOptions } from './changes.js';
 import { LeadlightError, REQUEST_ID_HEADER } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { nextLink, PagedList, type Page } from './pagination.js';
 import { IDEMPOTENCY_KEY_HEADER, retryingFetch, type RetryOptions } from './retry.js';
 import type {
   Activity,
+  ChangeEvent,
+  ChangesQuery,
   Company,
   CompanyEngagement,
   CompanyEngagementQuery,
@@ -40,6 +43,7 @@ import type {
   Webhook,
   WebhookCreate,
   WebhookDelivery,
+  WebhookReplay,
   WebhookUpdate,
   WorkspaceUser,
 } from './types.js';
@@ -294,7 +298,32 @@ export function createClient(options: ClientOptions) {
       /** testWebhook: queues a webhook.test event for the endpoint */
       test: (id: string, call?: WriteOptions): Promise<{ queued: number }> =>
         unwrap(api.POST('/api/v1/webhooks/{id}/test', { params: { path: { id } }, ...writeInit(call) })).then((answer) => answer.data),
+      /** retryWebhookDelivery: sends one delivery again at once, same webhook-id (CONTRACT C11.2) */
+      retryDelivery: (id: string, deliveryId: string, call?: WriteOptions): Promise<WebhookDelivery> =>
+        unwrap(
+          api.POST('/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id: deliveryId } }, ...writeInit(call) }),
+        ).then((answer) => answer.data),
+      /** replayWebhook: re-sends every event since `since` (at most 30 days ago) the endpoint subscribes to, each with its webhook-id */
+      replay: (id: string, body: WebhookReplay, call?: WriteOptions): Promise<{ queued: number }> =>
+        unwrap(api.POST('/api/v1/webhooks/{id}/replay', { params: { path: { id } }, body, ...writeInit(call) })).then((answer) => answer.data),
     },
+
+    /**
+     * listChanges as an async iterator (CONTRACT C11.1): every change, oldest
+     * first, then new ones as they come (polling every `pollIntervalMs`)
+     * until `signal` aborts; `onCursor` gives the cursor to store and pass
+     * back as `cursor` to resume (changes.ts)
+     */
+    changes: (options: ChangesOptions & CallOptions = {}): AsyncGenerator<ChangeEvent, void, undefined> =>
+      iterateChanges<ChangeEvent>(async (query, signal) => {
+        const { data, error, response } = await api.GET('/api/v1/changes', {
+          params: { query: query as ChangesQuery },
+          signal,
+          headers: options.headers,
+        });
+        if (!response.ok || data === undefined) throw LeadlightError.fromResponse(response, error);
+        return { data: data.data, link: response.headers.get('link') };
+      }, options),
 
     companyRules: {
       /** createCompanyRule: an AS number, CIDR range or domain mapped to a company, or to no company (wins over every automatic source) */

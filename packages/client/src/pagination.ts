@@ -27,6 +27,11 @@ export type PageFetcher<T> = (query: Record<string, unknown>) => Promise<Page<T>
 
 /** The target of the `rel="next"` link of an RFC 8288 Link header, if any. */
 export function nextLink(header: string | null): string | undefined {
+  return linkOf(header, 'next');
+}
+
+/** The target of the link of relation `rel` of an RFC 8288 Link header, if any. */
+export function linkOf(header: string | null, rel: string): string | undefined {
   if (header === null) return undefined;
   // <uri-reference>; param=value; param="quoted, with commas", <…>; …
   const linkPattern = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)/g;
@@ -35,7 +40,7 @@ export function nextLink(header: string | null): string | undefined {
     for (const parameter of parameters.matchAll(/;\s*([^;,=\s]+)(?:\s*=\s*("(?:[^"\\]|\\.)*"|[^;,\s]*))?/g)) {
       const name = parameter[1]?.toLowerCase();
       const value = (parameter[2] ?? '').replace(/^"|"$/g, '');
-      if (name === 'rel' && value.toLowerCase().split(/\s+/).includes('next')) return target;
+      if (name === 'rel' && value.toLowerCase().split(/\s+/).includes(rel)) return target;
     }
   }
   return undefined;

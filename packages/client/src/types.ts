@@ -48,6 +48,11 @@ export type WebhookUpdate = BodyOf<'updateWebhook'>;
 export type CreatedWebhook = operations['createWebhook']['responses'][201]['content']['application/json']['data'];
 export type Webhook = operations['getWebhook']['responses'][200]['content']['application/json']['data'];
 export type WebhookDelivery = operations['listWebhookDeliveries']['responses'][200]['content']['application/json']['data'][number];
+/** the body of a replay (C11.2): `{since}` */
+export type WebhookReplay = BodyOf<'replayWebhook'>;
+/** an event of the changes feed (C11.1): `{id, type, timestamp, data}`, `id` the webhook-id of its deliveries */
+export type ChangeEvent = operations['listChanges']['responses'][200]['content']['application/json']['data'][number];
+export type ChangesQuery = QueryOf<'listChanges'>;
 /** a company rule (C6.8): a match (asn, cidr or domain) and its company, or not_a_company */
 export type CompanyRule = operations['getCompanyRule']['responses'][200]['content']['application/json']['data'];
 export type CompanyRuleCreate = BodyOf<'createCompanyRule'>;

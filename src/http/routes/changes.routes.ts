@@ -44,6 +44,10 @@ export const changesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
+      if ((request.query as Record<string, unknown>).offset !== undefined) {
+        const message = 'the changes feed has no offset: follow its Link cursors';
+        throw new HttpError('invalid_request', message, { parameters: { offset: message } });
+      }
       const types = parseTypes(request.query.types);
       const { limit } = pageOf(request.query);
       const bound = binding(request, types);

@@ -1,10 +1,11 @@
 /**
  * /api/v1/webhooks (CONTRACT C8.5): manage endpoints, read their delivery
  * log, send a test event. The signing secret is answered once, by POST.
+ * C11.2: send one delivery again at once, or replay every event since a time.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../schemas/fields.js';
+import { Nullable, Timestamp } from '../../schemas/fields.js';
 import { WEBHOOK_EVENTS } from '../../services/webhooks/events.js';
 import { cursorPage } from '../pagination.js';
 import { workspaceOf } from '../request-context.js';
@@ -87,6 +88,14 @@ const UpdateBody = Type.Object(
   { additionalProperties: false },
 );
 const ListQuery = Type.Object({ ...PageQuery }, { additionalProperties: true });
+const DeliveryParams = Type.Object({
+  id: Type.String({ description: 'UUID of the webhook endpoint' }),
+  delivery_id: Type.String({ description: 'UUID of the delivery' }),
+});
+const ReplayBody = Type.Object(
+  { since: Timestamp({ description: 'replay every event from this instant on (at most 30 days ago)' }) },
+  { additionalProperties: false },
+);
 
 export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -222,6 +231,57 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const queued = await workspaceOf(request).webhooks.test(request.params.id);
+      reply.code(202);
+      return { data: queued };
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:delivery_id/retry',
+    {
+      schema: {
+        operationId: 'retryWebhookDelivery',
+        tags: ['webhooks'],
+        summary: 'Send a delivery again',
+        description:
+          'Makes the delivery due at once, whatever its status (delivered, failed or pending): it is sent again within a second with the same `webhook-id` and body, and its attempt joins the log. Answers the delivery as queued.',
+        params: DeliveryParams,
+        response: {
+          202: withExample(DataEnvelope(DeliverySchema), { data: { ...DELIVERY_EXAMPLE, status: 'pending' } }, 'The delivery, due now'),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const retried = await workspaceOf(request).webhooks.retry(request.params.id, request.params.delivery_id);
+      reply.code(202);
+      return { data: retried };
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/replay',
+    {
+      schema: {
+        operationId: 'replayWebhook',
+        tags: ['webhooks'],
+        summary: 'Replay events to an endpoint',
+        description:
+          'Queues again, oldest first, every event since `since` of the types the endpoint subscribes to, from the changes feed (`GET /api/v1/changes`): each with its own `webhook-id` and body, as first sent, so a receiver that deduplicates by `webhook-id` applies each once. `since` more than 30 days ago (the feed keeps 30 days) is 400. Answers how many deliveries were queued.',
+        params: IdParams,
+        body: withExample(ReplayBody, { since: '2026-03-01T00:00:00.000Z' }),
+        response: {
+          202: withExample(
+            DataEnvelope(Type.Object({ queued: Type.Integer() }, { additionalProperties: false })),
+            { data: { queued: 42 } },
+            'The events are queued',
+          ),
+          ...errorResponses(400, 404, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const queued = await workspaceOf(request).webhooks.replay(request.params.id, request.body.since);
       reply.code(202);
       return { data: queued };
     },

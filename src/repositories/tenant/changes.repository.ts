@@ -33,6 +33,12 @@ export interface ChangeRow {
   created_at: string;
 }
 
+/**
+ * The row's transaction id, qualified: `order by xid` would name the output
+ * column of the same name (its text, which sorts 10 before 9).
+ */
+const XID = sql.ref('changes.xid');
+
 export const FEED_START: FeedPosition = { xid: '0', position: '0' };
 
 export class ChangesRepository extends TenantRepository {
@@ -54,14 +60,14 @@ export class ChangesRepository extends TenantRepository {
         return rows.map((row) => ({ ...row, xid: '0', position: String(row.position) }));
       }
       const rows = await query
-        .select(sql<string>`xid::text`.as('xid'))
-        .where(sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`)
-        .where(sql<boolean>`(xid, position) > (${after.xid}::xid8, ${after.position}::bigint)`)
-        .orderBy(sql`xid`)
+        .select(sql<string>`${XID}::text`.as('xid_text'))
+        .where(sql<boolean>`${XID} < pg_snapshot_xmin(pg_current_snapshot())`)
+        .where(sql<boolean>`(${XID}, ${sql.ref('changes.position')}) > (${after.xid}::xid8, ${after.position}::bigint)`)
+        .orderBy(XID)
         .orderBy('position')
         .limit(limit)
         .execute();
-      return rows.map((row) => ({ ...row, position: String(row.position) }));
+      return rows.map(({ xid_text, ...row }) => ({ ...row, xid: xid_text, position: String(row.position) }));
     });
   }
 
@@ -78,13 +84,13 @@ export class ChangesRepository extends TenantRepository {
       return rows.map((row) => ({ ...row, xid: '0', position: String(row.position) }));
     }
     const rows = await query
-      .select(sql<string>`xid::text`.as('xid'))
-      .where(sql<boolean>`(xid, position) > (${after.xid}::xid8, ${after.position}::bigint)`)
-      .orderBy(sql`xid`)
+      .select(sql<string>`${XID}::text`.as('xid_text'))
+      .where(sql<boolean>`(${XID}, ${sql.ref('changes.position')}) > (${after.xid}::xid8, ${after.position}::bigint)`)
+      .orderBy(XID)
       .orderBy('position')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({ ...row, position: String(row.position) }));
+    return rows.map(({ xid_text, ...row }) => ({ ...row, xid: xid_text, position: String(row.position) }));
   }
 
   /** Deletes up to `limit` events created before `before` (the 30-day retention); returns how many. */

@@ -66,10 +66,12 @@ export class ErasureService {
       const events = await erasure.deleteEvents(person.visitorIds);
       await erasure.deleteVisitors(person.visitorIds, person.identityIds);
       const identities = await erasure.deleteIdentities(person.identityIds);
+      // events about their leads (a note.created names only its lead) go with them too
+      const namedWithLeads = [...named, ...leads.map((lead) => lead.id)];
       const scrubbed = {
-        webhook_deliveries: await erasure.deleteDeliveriesNaming(named),
+        webhook_deliveries: await erasure.deleteDeliveriesNaming(namedWithLeads),
         idempotency_keys: await erasure.deleteAnswersNaming(named),
-        changes: await erasure.deleteChangesNaming(named),
+        changes: await erasure.deleteChangesNaming(namedWithLeads),
       };
       return { identities, activity, personalities, events, list_memberships: listMemberships, leads: leads.length, person, scrubbed };
     });

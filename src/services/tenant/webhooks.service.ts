@@ -3,15 +3,19 @@
  * secret is answered this once), list, read, update, delete; the delivery
  * log of an endpoint; a test event on demand. URLs on loopback or private
  * addresses are refused (400) unless WEBHOOK_ALLOW_PRIVATE=1, and checked
- * again at every delivery (webhooks/targets.ts).
+ * again at every delivery (webhooks/targets.ts). A delivery can be sent
+ * again at once, and every event since a time replayed from the changes
+ * feed with its own webhook-id (C11.2).
  */
 import { DEFAULT_WEBHOOKS, type WebhookConfig } from '../../config.js';
 import type { WorkspaceStore } from '../../repositories/index.js';
 import type { Page, PageResult } from '../../repositories/page.js';
 import type { DeliveryRow, WebhookChanges, WebhookRow } from '../../repositories/tenant/webhooks.repository.js';
-import { now } from '../../schemas/instants.js';
+import { FEED_START, type FeedPosition } from '../../repositories/tenant/changes.repository.js';
+import { formatInstant, now, parseInstant } from '../../schemas/instants.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import { newId, pathId } from '../ids.js';
+import { CHANGE_RETENTION_DAYS } from './changes.service.js';
 import { TEST_EVENT, WEBHOOK_EVENTS } from '../webhooks/events.js';
 import { newWebhookSecret } from '../webhooks/signing.js';
 import { refusalOf } from '../webhooks/targets.js';
@@ -81,6 +85,9 @@ function delivery(row: DeliveryRow): Delivery {
     log: JSON.parse(row.log) as Delivery['log'],
   };
 }
+
+/** events read and queued per statement of a replay */
+const REPLAY_CHUNK = 500;
 
 export class WebhooksService {
   constructor(
@@ -163,5 +170,47 @@ export class WebhooksService {
       return repos.webhooks.emitTest(webhookId, TEST_EVENT, { webhook_id: webhookId, message: 'a test event from Leadlight' }, now());
     });
     return { queued };
+  }
+
+  /** Makes one delivery of the endpoint due now, whatever its status (C11.2): the worker sends it at its next poll, same webhook-id. */
+  async retry(id: string, deliveryId: string): Promise<Delivery> {
+    const webhookId = pathId(id, 'webhook');
+    if (!(await this.store.repos.webhooks.exists(webhookId))) throw new NotFoundError('webhook');
+    const row = await this.store.transaction((repos) => repos.webhooks.retryDelivery(webhookId, pathId(deliveryId, 'delivery'), now()));
+    if (row === undefined) throw new NotFoundError('delivery');
+    return delivery(row);
+  }
+
+  /**
+   * Queues again every event since `since` of the types the endpoint
+   * subscribes to, oldest first, each with its own webhook-id and body
+   * (C11.2); `since` must lie within the feed's retention.
+   */
+  async replay(id: string, since: string, at: number = Date.now()): Promise<{ queued: number }> {
+    const webhookId = pathId(id, 'webhook');
+    const parsed = parseInstant(since);
+    if (parsed === null) throw new InvalidRequestError('since must be an ISO 8601 date-time', { fields: { since: 'must be an ISO 8601 date-time' } });
+    const oldest = at - CHANGE_RETENTION_DAYS * 86_400_000;
+    if (parsed.ms < oldest) {
+      const problem = `must not be before ${formatInstant(oldest)}: events are kept ${CHANGE_RETENTION_DAYS} days`;
+      throw new InvalidRequestError(`since ${problem}`, { fields: { since: problem } });
+    }
+    return this.store.transaction(async (repos) => {
+      const webhook = await repos.webhooks.findById(webhookId);
+      if (webhook === undefined) throw new NotFoundError('webhook');
+      const queuedAt = now();
+      let queued = 0;
+      let after: FeedPosition = FEED_START;
+      for (;;) {
+        const rows = await repos.changes.since(formatInstant(parsed.ms), webhook.events, after, REPLAY_CHUNK);
+        queued += await repos.webhooks.queue(
+          rows.map((row) => ({ webhookId, change: row })),
+          queuedAt,
+        );
+        const last = rows[rows.length - 1];
+        if (last === undefined || rows.length < REPLAY_CHUNK) return { queued };
+        after = { xid: last.xid, position: last.position };
+      }
+    });
   }
 }
