@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
-import { InvalidRequestError } from '../services/errors.js';
+import { invalidFields, type InvalidRequestError } from '../services/errors.js';
 import { JsonObjectSchema, LIMITS, Nullable, Uuid } from './fields.js';
 import { createAjv, describeErrors, INSTANT_FORMAT, type SchemaError } from './validator.js';
 import { describeJsonProblem, findJsonProblem, isStorableText } from './text-guards.js';
@@ -100,12 +100,7 @@ function problemsOf(event: unknown): Record<string, string> {
   return problems;
 }
 
-function refused(problems: Record<string, string>): InvalidRequestError {
-  const entries = Object.entries(problems);
-  const [name, reason] = entries[0] as [string, string];
-  const more = entries.length > 1 ? ` (and ${entries.length - 1} more)` : '';
-  return new InvalidRequestError(`${name} ${reason}${more}`, { fields: problems });
-}
+const refused = (problems: Record<string, string>): InvalidRequestError => invalidFields(problems);
 
 /** The `events` member of a batch: an array of 1 to 100 items (a 400 otherwise). */
 export function eventList(events: unknown): unknown[] {

@@ -14,7 +14,7 @@ import type { ListChanges } from '../../repositories/tenant/lists.repository.js'
 import type { JsonObject } from '../../schemas/json.js';
 import type { Identity, VisitorList } from '../../schemas/resources.js';
 import { formatInstant } from '../../schemas/instants.js';
-import { ForbiddenReferenceError, InvalidRequestError, NotFoundError, ServiceError } from '../errors.js';
+import { ForbiddenReferenceError, invalidFields, NotFoundError, ServiceError } from '../errors.js';
 import { newId, pathId } from '../ids.js';
 
 export interface NewList {
@@ -27,7 +27,7 @@ export interface NewList {
 function checkRule(rule: JsonObject | null | undefined): void {
   if (rule === undefined || rule === null) return;
   const problems = validateRule(rule);
-  if (problems.length > 0) throw new InvalidRequestError('rule is not a valid segment rule', { rule: problems.join('; ') });
+  if (Object.keys(problems).length > 0) throw invalidFields(problems);
 }
 
 const listNotFound = () => new NotFoundError('list');

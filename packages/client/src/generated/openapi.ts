@@ -965,8 +965,17 @@ export interface components {
             error: string;
             /** @description human-readable text */
             message: string;
-            /** @description extra context */
+            /** @description extra context; a 400 names what it refuses under `fields` or `parameters` only */
             details?: {
+                /** @description 400: each offending body field (`traits.plan`, `events[2].url`; `body` for the body as a whole) and what is wrong with it */
+                fields?: {
+                    [key: string]: string;
+                };
+                /** @description 400: each offending query parameter (or header, such as `Idempotency-Key`) and what is wrong with it */
+                parameters?: {
+                    [key: string]: string;
+                };
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -1706,7 +1715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2774,7 +2783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4892,7 +4901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6064,7 +6073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6278,7 +6287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6805,7 +6814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7264,7 +7273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8270,7 +8279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8718,7 +8727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
