@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import { invalidFields, type InvalidRequestError } from '../services/errors.js';
 import { JsonObjectSchema, LIMITS, Nullable, Uuid } from './fields.js';
 import { createAjv, describeErrors, INSTANT_FORMAT, type SchemaError } from './validator.js';
-import { describeJsonProblem, findJsonProblem, isStorableText } from './text-guards.js';
+import { describeJsonProblem, findFieldProblem, isStorableText } from './text-guards.js';
 
 export const EVENT_TYPES = ['page', 'identify', 'track', 'conversion'] as const;
 export type TrackedEventType = (typeof EVENT_TYPES)[number];
@@ -77,7 +77,8 @@ function problemsOf(event: unknown): Record<string, string> {
   if (event === null || typeof event !== 'object' || Array.isArray(event)) return { '': 'must be a JSON object' };
   const problems: Record<string, string> = {};
   for (const [field, value] of Object.entries(event)) {
-    const problem = isStorableText(field) ? findJsonProblem(value) : 'text';
+    // C3.8: an event's objects (properties, traits) are JSONB fields too, at most 32 KiB each
+    const problem = isStorableText(field) ? findFieldProblem(value) : 'text';
     if (problem !== null) problems[field] = describeJsonProblem(problem);
   }
   const validateEvent = eventValidator();
