@@ -18,7 +18,7 @@ const Rule = Type.Object({}, { additionalProperties: true, description: 'a segme
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB; absent on creation or null: a color of the fixed palette (README, "Lists")' }))),
+  color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes")' }))),
   rule: Type.Optional(Nullable(Rule)),
 };
 

@@ -931,7 +931,7 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
-            /** @description #RRGGBB; a color of the fixed palette when the list was made without one (README, "Lists") */
+            /** @description #RRGGBB; a color of the fixed palette when the list was made without one (README, "API notes") */
             color: string;
             /** Format: date-time */
             created_at: string;
@@ -4818,7 +4818,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "Lists") */
+                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes") */
                     color?: string | null;
                     /** @description a segment rule (docs/intelligence.md, "Segments"); absent or null for a static list */
                     rule?: {
@@ -5349,7 +5349,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
-                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "Lists") */
+                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes") */
                     color?: string | null;
                     /** @description a segment rule (docs/intelligence.md, "Segments"); absent or null for a static list */
                     rule?: {
@@ -5364,7 +5364,7 @@ export interface operations {
                 "application/merge-patch+json": {
                     name?: string;
                     description?: string | null;
-                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "Lists") */
+                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes") */
                     color?: string | null;
                     /** @description a segment rule (docs/intelligence.md, "Segments"); absent or null for a static list */
                     rule?: {
