@@ -159,7 +159,8 @@ export interface VisitorListsTable {
   id: string;
   name: string;
   description: string | null;
-  color: string | null;
+  /** always a #RRGGBB since migration 0008 (C6.4) */
+  color: string;
   created_at: Timestamp;
   /** a rule segment's rule (C6.4); null for a static list */
   rule: NullableJsonColumn;

@@ -105,9 +105,18 @@ export function invalidRequest(
   return new HttpError('invalid_request', `${label} ${reason}${more}`, { [where]: problems });
 }
 
-/** A 400 about the request as a whole: `part` is body or url. */
+/**
+ * A 400 about the request as a whole (C3.5 keeps one place for offending
+ * inputs): the body under details.fields as `body`, the URL under
+ * details.parameters as `url`.
+ */
 export function invalidPart(part: 'body' | 'url', reason: string): HttpError {
-  return new HttpError('invalid_request', reason, { [part]: reason });
+  return new HttpError('invalid_request', reason, part === 'body' ? { fields: { body: reason } } : { parameters: { url: reason } });
+}
+
+/** A 400 about a request header, named under details.parameters (a header is a parameter in OpenAPI's terms). */
+export function invalidHeader(header: string, reason: string): HttpError {
+  return new HttpError('invalid_request', `${header} ${reason}`, { parameters: { [header]: reason } });
 }
 
 export const invalidBody = (reason: string) => invalidPart('body', reason);

@@ -978,6 +978,19 @@ from
   "leads"
 where
   "leads"."workspace_id" = $1
+  and "visitor_id" = $2
+  and "identity_id" is null;
+
+select
+  "id",
+  "summary",
+  "summary_auto",
+  "updated_at",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
   and "identity_id" = $2
   and "visitor_id" = $3;
 

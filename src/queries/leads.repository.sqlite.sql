@@ -946,6 +946,19 @@ from
   "leads"
 where
   "leads"."workspace_id" = ?
+  and "visitor_id" = ?
+  and "identity_id" is null;
+
+select
+  "id",
+  "summary",
+  "summary_auto",
+  "updated_at",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
   and "identity_id" = ?
   and "visitor_id" = ?;
 

@@ -98,7 +98,7 @@ export const VisitorListSchema = Type.Object(
     id: Uuid(),
     name: Type.String(),
     description: Nullable(Type.String()),
-    color: Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' })),
+    color: Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB; a color of the fixed palette when the list was made without one (README, "API notes")' }),
     created_at: Timestamp(),
   },
   { $id: 'VisitorList', additionalProperties: false },

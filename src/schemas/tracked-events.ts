@@ -6,10 +6,10 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
-import { InvalidRequestError } from '../services/errors.js';
+import { invalidFields, type InvalidRequestError } from '../services/errors.js';
 import { JsonObjectSchema, LIMITS, Nullable, Uuid } from './fields.js';
 import { createAjv, describeErrors, INSTANT_FORMAT, type SchemaError } from './validator.js';
-import { describeJsonProblem, findJsonProblem, isStorableText } from './text-guards.js';
+import { describeJsonProblem, findFieldProblem, isStorableText } from './text-guards.js';
 
 export const EVENT_TYPES = ['page', 'identify', 'track', 'conversion'] as const;
 export type TrackedEventType = (typeof EVENT_TYPES)[number];
@@ -77,7 +77,8 @@ function problemsOf(event: unknown): Record<string, string> {
   if (event === null || typeof event !== 'object' || Array.isArray(event)) return { '': 'must be a JSON object' };
   const problems: Record<string, string> = {};
   for (const [field, value] of Object.entries(event)) {
-    const problem = isStorableText(field) ? findJsonProblem(value) : 'text';
+    // C3.8: an event's objects (properties, traits) are JSONB fields too, at most 32 KiB each
+    const problem = isStorableText(field) ? findFieldProblem(value) : 'text';
     if (problem !== null) problems[field] = describeJsonProblem(problem);
   }
   const validateEvent = eventValidator();
@@ -100,12 +101,7 @@ function problemsOf(event: unknown): Record<string, string> {
   return problems;
 }
 
-function refused(problems: Record<string, string>): InvalidRequestError {
-  const entries = Object.entries(problems);
-  const [name, reason] = entries[0] as [string, string];
-  const more = entries.length > 1 ? ` (and ${entries.length - 1} more)` : '';
-  return new InvalidRequestError(`${name} ${reason}${more}`, { fields: problems });
-}
+const refused = (problems: Record<string, string>): InvalidRequestError => invalidFields(problems);
 
 /** The `events` member of a batch: an array of 1 to 100 items (a 400 otherwise). */
 export function eventList(events: unknown): unknown[] {

@@ -76,3 +76,11 @@ export class InvalidRequestError extends ServiceError {
     super('invalid_request', message, details);
   }
 }
+
+/** C3.5: a 400 naming each offending body field under details.fields, the first in the message. */
+export function invalidFields(problems: Record<string, string>): InvalidRequestError {
+  const entries = Object.entries(problems);
+  const [name, reason] = entries[0] ?? ['body', 'is invalid'];
+  const more = entries.length > 1 ? ` (and ${entries.length - 1} more)` : '';
+  return new InvalidRequestError(`${name} ${reason}${more}`, { fields: problems });
+}

@@ -269,7 +269,7 @@ describe.each(storeKinds())('bad input on %s', (kind) => {
       ];
       it.each(malformed)('%s', async (_title, payload) => {
         const body = await expectRefused(raw(target, payload), 400);
-        expect(Object.keys(body.details ?? {})).toEqual(['body']);
+        expect(body.details).toEqual({ fields: { body: expect.any(String) } });
       });
     });
 
@@ -393,7 +393,7 @@ describe.each(storeKinds())('bad input on %s', (kind) => {
         ['constructor.prototype nested', `{"${target.objectField}":{"constructor":{"prototype":{"x":1}}}}`],
       ])('%s is 400', async (_title, payload) => {
         const error = await expectRefused(raw(target, payload), 400);
-        expect(Object.keys(error.details ?? {})).toEqual(['body']);
+        expect(error.details).toEqual({ fields: { body: expect.any(String) } });
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       });
     });

@@ -105,7 +105,10 @@ describe.each(storeKinds())('segments on %s (C6.4)', (kind) => {
     for (const rule of invalid) {
       const answer = await request('POST', '/lists', { name: 'Bad', rule });
       expect(answer.statusCode, JSON.stringify(rule)).toBe(400);
-      expect(answer.json()).toMatchObject({ error: 'invalid_request', details: { rule: expect.any(String) } });
+      expect(answer.json()).toMatchObject({ error: 'invalid_request', details: { fields: expect.any(Object) } });
+      const fields = Object.keys(answer.json().details.fields as object);
+      expect(fields.length, JSON.stringify(rule)).toBeGreaterThan(0);
+      for (const field of fields) expect(field, JSON.stringify(rule)).toMatch(/^rule\b/);
     }
     expect((await all(base, workspace, '/lists')).length).toBe(before);
     const list = (await request('POST', '/lists', { name: 'Fine' })).json().data as Item;

@@ -126,8 +126,10 @@ describe.each(storeKinds())('the events endpoint on %s (C5.3)', (kind) => {
       const answer = await postBody(base, body);
       expect(answer.status, body.slice(0, 40)).toBe(400);
       expect(answer.body.error).toBe('invalid_request');
-      const details = answer.body.details as Record<string, Record<string, string> | string>;
-      expect(reason === 'body' ? details.body : (details.fields as Record<string, string>)[reason], body.slice(0, 40)).toBeDefined();
+      // C3.5: the whole body and each member alike under details.fields
+      const details = answer.body.details as Record<string, Record<string, string>>;
+      expect(Object.keys(details), body.slice(0, 40)).toEqual(['fields']);
+      expect(details.fields?.[reason], body.slice(0, 40)).toBeDefined();
     }
   });
 

@@ -11,6 +11,7 @@ import { accountsMigration } from './0004-accounts.js';
 import { intelligenceMigration } from './0005-intelligence.js';
 import { integrationsMigration } from './0006-integrations.js';
 import { pageCountsMigration } from './0007-page-counts.js';
+import { listColorsMigration } from './0008-list-colors.js';
 import { deliveryRetentionMigration } from './0010-delivery-retention.js';
 import { companySourcesMigration } from './0011-company-sources.js';
 import { enrichmentMigration } from './0012a-enrichment.js';
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0005-intelligence': intelligenceMigration,
   '0006-integrations': integrationsMigration,
   '0007-page-counts': pageCountsMigration,
+  '0008-list-colors': listColorsMigration,
   '0010-delivery-retention': deliveryRetentionMigration,
   '0011-company-sources': companySourcesMigration,
   '0012a-enrichment': enrichmentMigration,

@@ -51,7 +51,7 @@ const CLIENT_ERRORS: Record<string, () => HttpError> = {
 
 /** The raw answer to an error Node found before Fastify saw the request. */
 export function clientErrorResponse(code: string | undefined): string {
-  const error = CLIENT_ERRORS[code ?? '']?.() ?? new HttpError('invalid_request', 'the request is not valid HTTP/1.1', { request: 'malformed' });
+  const error = CLIENT_ERRORS[code ?? '']?.() ?? new HttpError('invalid_request', 'the request is not valid HTTP/1.1');
   const body = JSON.stringify(error.body());
   return [
     `HTTP/1.1 ${error.statusCode} ${http.STATUS_CODES[error.statusCode] ?? ''}`,

@@ -13,7 +13,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { withWriteHook } from '../../repositories/write-hooks.js';
 import { IDEMPOTENCY_KEY, IdempotencyInUseError, IdempotencyReusedError, requestHash } from '../../services/tenant/idempotency.service.js';
-import { HttpError } from '../errors.js';
+import { invalidHeader } from '../errors.js';
 import { API_PREFIX } from './gate.js';
 import { workspaceOf } from '../request-context.js';
 
@@ -37,9 +37,7 @@ function keyOf(request: FastifyRequest): string | undefined {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
-    throw new HttpError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', {
-      header: 'Idempotency-Key',
-    });
+    throw invalidHeader('Idempotency-Key', 'must be 1 to 255 visible ASCII characters, sent once');
   }
   return header;
 }

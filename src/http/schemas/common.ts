@@ -16,7 +16,23 @@ export const ErrorSchema = Type.Object(
   {
     error: Type.String({ description: 'machine-readable code' }),
     message: Type.String({ description: 'human-readable text' }),
-    details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'extra context' })),
+    details: Type.Optional(
+      Type.Unsafe<Record<string, unknown>>(Type.Object(
+        {
+          fields: Type.Optional(
+            Type.Record(Type.String(), Type.String(), {
+              description: '400: each offending body field (`traits.plan`, `events[2].url`; `body` for the body as a whole) and what is wrong with it',
+            }),
+          ),
+          parameters: Type.Optional(
+            Type.Record(Type.String(), Type.String(), {
+              description: '400: each offending query parameter (or header, such as `Idempotency-Key`) and what is wrong with it',
+            }),
+          ),
+        },
+        { additionalProperties: true, description: 'extra context; a 400 names what it refuses under `fields` or `parameters` only' },
+      )),
+    ),
   },
   { $id: 'Error', additionalProperties: false },
 );
@@ -27,7 +43,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'A referenced resource is not in your workspace (forbidden)',
   404: 'Not found, or not in your workspace (not_found)',
   413: 'Body larger than 1 MiB (payload_too_large)',
-  409: 'A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use)',
+  409: "The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use)",
   415: 'Content-Type not accepted (unsupported_media_type)',
   422: 'This Idempotency-Key was used with another body or endpoint (idempotency_key_reused)',
   429: 'Rate limit exceeded (rate_limit_exceeded)',

@@ -5,7 +5,7 @@
  * which names what is wrong in the 400.
  */
 import { Type } from '@sinclair/typebox';
-import { Nullable, Ref } from '../../schemas/fields.js';
+import { Nullable, Ref, Uuid } from '../../schemas/fields.js';
 import { IdentitySchema, VisitorListSchema } from '../../schemas/resources.js';
 import { DataEnvelope, ListEnvelope, PageQuery } from './common.js';
 
@@ -18,7 +18,7 @@ const Rule = Type.Object({}, { additionalProperties: true, description: 'a segme
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' }))),
+  color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes")' }))),
   rule: Type.Optional(Nullable(Rule)),
 };
 
@@ -27,7 +27,7 @@ export const ListUpdateBody = Type.Object({ ...fields, name: Type.Optional(field
 export const ListRuleEnvelope = Type.Object({ data: Nullable(Rule) }, { additionalProperties: false });
 
 export const ListMembersBody = Type.Object(
-  { identity_ids: Type.Array(Type.String({ description: 'UUID of an identity of the workspace' }), { minItems: 1, maxItems: 100 }) },
+  { identity_ids: Type.Array(Uuid({ description: 'UUID of an identity of the workspace' }), { minItems: 1, maxItems: 100 }) },
   { additionalProperties: false },
 );
 export const ListMembersAddedEnvelope = Type.Object({ data: Type.Object({ added: Type.Integer() }, { additionalProperties: false }) }, { additionalProperties: false });

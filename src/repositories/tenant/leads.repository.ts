@@ -305,21 +305,28 @@ export class LeadsRepository extends KeyedTenantRepository {
     return rows.length;
   }
 
-  /** The leads of a visitor, with what scoring reads of them (C6.2). */
+  /**
+   * The leads of a visitor, with what scoring reads of them (C6.2): those
+   * without an identity, and, once the visitor is identified, those of its
+   * identity too (a client may write a lead of an identified visitor without
+   * its identity_id). Two statements, each on its partial index.
+   */
   async scoredForVisitor(visitorId: string, identityId: string | null): Promise<ScoredLead[]> {
     const columns = ['id', 'summary', 'summary_auto', 'updated_at', 'company_id'] as const;
-    const rows =
-      identityId === null
-        ? await this.scope
-            .template('leads.scoredUnidentified', (q) =>
-              q.selectFrom('leads').select(columns).where('visitor_id', '=', param('visitor')).where('identity_id', 'is', null),
-            )
-            .all({ visitor: visitorId })
-        : await this.scope
-            .template('leads.scoredIdentified', (q) =>
-              q.selectFrom('leads').select(columns).where('identity_id', '=', param('identity')).where('visitor_id', '=', param('visitor')),
-            )
-            .all({ visitor: visitorId, identity: identityId });
+    const rows = await this.scope
+      .template('leads.scoredUnidentified', (q) =>
+        q.selectFrom('leads').select(columns).where('visitor_id', '=', param('visitor')).where('identity_id', 'is', null),
+      )
+      .all({ visitor: visitorId });
+    if (identityId !== null) {
+      rows.push(
+        ...(await this.scope
+          .template('leads.scoredIdentified', (q) =>
+            q.selectFrom('leads').select(columns).where('identity_id', '=', param('identity')).where('visitor_id', '=', param('visitor')),
+          )
+          .all({ visitor: visitorId, identity: identityId })),
+      );
+    }
     return rows.map((row) => ({
       id: row.id,
       summary: this.codec.readNullableJson(row.summary),

@@ -195,7 +195,7 @@ export class ApiKeysService {
 function validName(name: string | null): string | null {
   if (name === null) return null;
   if (name.length > LIMITS.name || !isStorableText(name)) {
-    throw new InvalidRequestError(`key name must be at most ${LIMITS.name} characters of text`);
+    throw new InvalidRequestError(`key name must be at most ${LIMITS.name} characters of text`, { fields: { name: `must be at most ${LIMITS.name} characters of text` } });
   }
   return name;
 }

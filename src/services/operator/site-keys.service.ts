@@ -66,14 +66,14 @@ export function looksLikeSiteKey(text: string): boolean {
 
 /** The canonical allowed origins; a 400 naming the first that is neither an origin nor a wildcard origin. */
 export function validOrigins(origins: readonly string[]): string[] {
-  if (origins.length > MAX_ORIGINS) throw new InvalidRequestError(`a site key allows at most ${MAX_ORIGINS} origins`);
+  if (origins.length > MAX_ORIGINS) throw new InvalidRequestError(`a site key allows at most ${MAX_ORIGINS} origins`, { fields: { origins: `must hold at most ${MAX_ORIGINS} origins` } });
   const canonical: string[] = [];
   for (const origin of origins) {
     const pattern = canonicalPattern(origin);
     if (pattern === undefined) {
       throw new InvalidRequestError(
         `origin "${origin}" must be an http(s) origin such as https://shop.example.com, or https://*.example.com`,
-        { origins: origin },
+        { fields: { origins: `must each be an http(s) origin such as https://shop.example.com, or https://*.example.com (not "${origin}")` } },
       );
     }
     if (!canonical.includes(pattern)) canonical.push(pattern);
@@ -84,7 +84,7 @@ export function validOrigins(origins: readonly string[]): string[] {
 function validName(name: string | null): string | null {
   if (name === null) return null;
   if (name.length > LIMITS.name || !isStorableText(name)) {
-    throw new InvalidRequestError(`site key name must be at most ${LIMITS.name} characters of text`);
+    throw new InvalidRequestError(`site key name must be at most ${LIMITS.name} characters of text`, { fields: { name: `must be at most ${LIMITS.name} characters of text` } });
   }
   return name;
 }

@@ -17,7 +17,7 @@ export class WorkspacesService {
   async create(name: string): Promise<Pick<Workspace, 'id' | 'name' | 'created_at'>> {
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > LIMITS.name || !isStorableText(trimmed)) {
-      throw new InvalidRequestError(`workspace name must be 1 to ${LIMITS.name} characters of text`);
+      throw new InvalidRequestError(`workspace name must be 1 to ${LIMITS.name} characters of text`, { fields: { name: `must be 1 to ${LIMITS.name} characters of text` } });
     }
     const workspace = await this.repos.workspaces.insert({ id: newId(), name: trimmed, created_at: now() });
     return { id: workspace.id, name: workspace.name, created_at: workspace.created_at };

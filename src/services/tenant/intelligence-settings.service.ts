@@ -10,7 +10,7 @@ import type { WorkspaceStore } from '../../repositories/index.js';
 import type { JsonObject } from '../../schemas/json.js';
 import { now } from '../../schemas/instants.js';
 import { createAjv, describeErrors, type ValidateFunction } from '../../schemas/validator.js';
-import { InvalidRequestError } from '../errors.js';
+import { invalidFields } from '../errors.js';
 
 let validate: ValidateFunction | undefined;
 
@@ -25,7 +25,7 @@ export class IntelligenceSettingsService {
   /** Replaces the sections `input` holds; answers the settings in effect. */
   async set(input: unknown): Promise<IntelligenceSettingsInput> {
     validate ??= createAjv(false).compile(IntelligenceSettingsSchema);
-    if (!validate(input)) throw new InvalidRequestError('invalid intelligence settings', describeErrors(validate.errors ?? []));
+    if (!validate(input)) throw invalidFields(describeErrors(validate.errors ?? []));
     await this.store.transaction(async (repos) => {
       const stored = (await repos.settings.intelligence()) ?? {};
       await repos.settings.setIntelligence({ ...stored, ...(input as JsonObject) }, now());

@@ -102,6 +102,8 @@ async function createLeadIn(repos: TenantRepositories, input: LeadCreateInput): 
     throw new ForbiddenReferenceError('company_id');
   }
   const created = await repos.leads.insert(lead);
+  // C6.2: a lead of a visitor with events is scored within 60 s, by the intelligence worker
+  if ((await repos.visitors.find(created.visitor_id)) !== undefined) await repos.intelligenceDue.markDue([created.visitor_id], createdAt);
   await emitEvent(repos, 'lead.created', created, createdAt);
   return created;
 }

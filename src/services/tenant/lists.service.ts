@@ -14,7 +14,8 @@ import type { ListChanges } from '../../repositories/tenant/lists.repository.js'
 import type { JsonObject } from '../../schemas/json.js';
 import type { Identity, VisitorList } from '../../schemas/resources.js';
 import { formatInstant } from '../../schemas/instants.js';
-import { ForbiddenReferenceError, InvalidRequestError, NotFoundError, ServiceError } from '../errors.js';
+import { paletteColor } from '../../schemas/list-colors.js';
+import { ForbiddenReferenceError, invalidFields, NotFoundError, ServiceError } from '../errors.js';
 import { newId, pathId } from '../ids.js';
 
 export interface NewList {
@@ -27,8 +28,11 @@ export interface NewList {
 function checkRule(rule: JsonObject | null | undefined): void {
   if (rule === undefined || rule === null) return;
   const problems = validateRule(rule);
-  if (problems.length > 0) throw new InvalidRequestError('rule is not a valid segment rule', { rule: problems.join('; ') });
+  if (Object.keys(problems).length > 0) throw invalidFields(problems);
 }
+
+/** The changes a PATCH asks for: `color: null` is the palette's color again. */
+export type ListUpdate = Omit<ListChanges, 'color'> & { color?: string | null };
 
 const listNotFound = () => new NotFoundError('list');
 
@@ -50,11 +54,12 @@ export class ListsService {
 
   async create(input: NewList): Promise<VisitorList> {
     checkRule(input.rule);
+    const id = newId();
     const list: VisitorList = {
-      id: newId(),
+      id,
       name: input.name,
       description: input.description ?? null,
-      color: input.color ?? null,
+      color: input.color ?? paletteColor(id),
       created_at: formatInstant(Date.now()),
     };
     await this.store.transaction(async (repos) => {
@@ -64,9 +69,12 @@ export class ListsService {
     return list;
   }
 
-  async update(id: string, changes: ListChanges): Promise<VisitorList> {
-    checkRule(changes.rule);
+  async update(id: string, update: ListUpdate): Promise<VisitorList> {
+    checkRule(update.rule);
     const listId = this.listId(id);
+    // C6.4: a list always has a color; null gives back the palette's
+    const { color, ...rest } = update;
+    const changes: ListChanges = color === undefined ? rest : { ...rest, color: color ?? paletteColor(listId) };
     await this.store.transaction(async (repos) => {
       if (!(await repos.lists.update(listId, changes))) throw listNotFound();
       if (changes.rule !== undefined) {

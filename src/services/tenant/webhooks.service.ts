@@ -104,7 +104,7 @@ export class WebhooksService {
     const unknown = events.filter((event) => !(WEBHOOK_EVENTS as readonly string[]).includes(event));
     if (unknown.length > 0 || events.length === 0) {
       throw new InvalidRequestError(`events must name at least one of ${WEBHOOK_EVENTS.join(', ')}`, {
-        fields: { events: unknown.length > 0 ? `unknown: ${unknown.join(', ')}` : 'must not be empty' },
+        fields: { events: unknown.length > 0 ? `must name only known events (not ${unknown.join(', ')})` : 'must not be empty' },
       });
     }
   }

@@ -1151,8 +1151,8 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
-            /** @description #RRGGBB */
-            color: string | null;
+            /** @description #RRGGBB; a color of the fixed palette when the list was made without one (README, "API notes") */
+            color: string;
             /** Format: date-time */
             created_at: string;
         };
@@ -1204,8 +1204,17 @@ export interface components {
             error: string;
             /** @description human-readable text */
             message: string;
-            /** @description extra context */
+            /** @description extra context; a 400 names what it refuses under `fields` or `parameters` only */
             details?: {
+                /** @description 400: each offending body field (`traits.plan`, `events[2].url`; `body` for the body as a whole) and what is wrong with it */
+                fields?: {
+                    [key: string]: string;
+                };
+                /** @description 400: each offending query parameter (or header, such as `Idempotency-Key`) and what is wrong with it */
+                parameters?: {
+                    [key: string]: string;
+                };
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -1947,7 +1956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3023,7 +3032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3482,7 +3491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5517,7 +5526,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    /** @description #RRGGBB */
+                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes") */
                     color?: string | null;
                     /** @description a segment rule (docs/intelligence.md, "Segments"); absent or null for a static list */
                     rule?: {
@@ -5600,7 +5609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6048,7 +6057,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
-                    /** @description #RRGGBB */
+                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes") */
                     color?: string | null;
                     /** @description a segment rule (docs/intelligence.md, "Segments"); absent or null for a static list */
                     rule?: {
@@ -6063,7 +6072,7 @@ export interface operations {
                 "application/merge-patch+json": {
                     name?: string;
                     description?: string | null;
-                    /** @description #RRGGBB */
+                    /** @description #RRGGBB; absent on creation or null: a color of the fixed palette (README, "API notes") */
                     color?: string | null;
                     /** @description a segment rule (docs/intelligence.md, "Segments"); absent or null for a static list */
                     rule?: {
@@ -6772,7 +6781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6986,7 +6995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7513,7 +7522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7972,7 +7981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8978,7 +8987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9221,7 +9230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9455,7 +9464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10147,7 +10156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11042,7 +11051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12112,7 +12121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12398,7 +12407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

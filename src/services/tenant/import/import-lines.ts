@@ -30,6 +30,7 @@ import { canonicalId, newId } from '../../ids.js';
 import { buildIdentity } from '../identities.service.js';
 import { buildLead } from '../leads.service.js';
 import { addMembers, type NewMember } from '../users.service.js';
+import { paletteColor } from '../../../schemas/list-colors.js';
 
 export const IMPORT_RESOURCES = ['leads', 'identities', 'activity', 'personalities', 'companies', 'lists', 'users'] as const;
 export type ImportResource = (typeof IMPORT_RESOURCES)[number];
@@ -208,13 +209,10 @@ const ListLine = line(VisitorListInput, { id: Opt(Uuid()), created_at: Opt(Insta
 const lists: ResourceSpec<Static<typeof ListLine>, VisitorList> = {
   schema: ListLine,
   references: () => none,
-  toRow: (line, now) => ({
-    id: idOf(line.id),
-    name: line.name,
-    description: line.description ?? null,
-    color: line.color ?? null,
-    created_at: stamp(line.created_at, now),
-  }),
+  toRow: (line, now) => {
+    const id = idOf(line.id);
+    return { id, name: line.name, description: line.description ?? null, color: line.color ?? paletteColor(id), created_at: stamp(line.created_at, now) };
+  },
   insert: (repos, _people, rows) => repos.lists.insertMany(rows),
   taken: takenIn('lists'),
   hadRows: (repos) => repos.lists.hasAny(),
