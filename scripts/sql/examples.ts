@@ -296,6 +296,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     top: [one(['2026-01-01', '2026-01-30', 10], 'thirty days')],
   }),
   tenant('identities.repository', IdentitiesRepository, {
+    labelsByIds: [one([[ID, ID]], 'the people of a page of leads')],
     ...exists,
     findById: [one([ID])],
     list: [
@@ -385,6 +386,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     ],
   }),
   tenant('companies.repository', CompaniesRepository, {
+    labelsByIds: [one([[ID, ID]], 'the companies of a page of leads')],
     ...exists,
     findById: [one([ID])],
     list: [
