@@ -32,6 +32,9 @@ import type {
   Lead,
   LeadCreate,
   LeadListQuery,
+  LeadNote,
+  LeadNoteCreate,
+  LeadNoteListQuery,
   LeadUpdate,
   ListQuery,
   Personality,
@@ -170,6 +173,17 @@ export function createClient(options: ClientOptions) {
       /** deleteLead: resolves once the lead is gone (a second delete is a not_found LeadlightError) */
       delete: (id: string, call?: CallOptions): Promise<void> =>
         expectEmpty(api.DELETE('/api/v1/leads/{id}', { params: { path: { id } }, ...callInit(call) })),
+      notes: {
+        /** listLeadNotes: a lead's notes, newest first; `for await` it for every note */
+        list: (leadId: string, query?: LeadNoteListQuery, call?: CallOptions) =>
+          list<LeadNote>(
+            (q) => toPage(api.GET('/api/v1/leads/{id}/notes', { params: { path: { id: leadId }, query: q as LeadNoteListQuery }, ...callInit(call) })),
+            query,
+          ),
+        /** createLeadNote: the calling key is its author */
+        create: (leadId: string, body: LeadNoteCreate, call?: WriteOptions): Promise<LeadNote> =>
+          unwrap(api.POST('/api/v1/leads/{id}/notes', { params: { path: { id: leadId } }, body, ...writeInit(call) })).then((answer) => answer.data),
+      },
     },
 
     identities: {
