@@ -277,6 +277,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('lead-notes.repository', LeadNotesRepository, {
     insert: [one([{ id: ID, lead_id: ID, body: 'Called: follow up Friday', author_type: 'user', author_id: ID, author_name: 'Grace', created_at: AT }])],
     list: [one([ID, FIRST_PAGE], 'first page'), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+    findById: [one([ID, ID])],
   }),
   tenant('lead-counts.repository', LeadCountsRepository, {
     add: [

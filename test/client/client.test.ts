@@ -62,6 +62,7 @@ describe.each(storeKinds())('@leadlight/client on %s', (kind) => {
 
     const first = await client.leads.notes.create(high.id, { body: 'first call' });
     expect(first).toMatchObject({ body: 'first call', author: { type: 'api_key', id: workspace.production.id } });
+    expect(await client.leads.notes.get(high.id, first.id)).toEqual(first);
     await client.leads.notes.create(high.id, { body: 'second call' });
     const bodies: string[] = [];
     for await (const note of client.leads.notes.list(high.id, { limit: 1 })) bodies.push(note.body);

@@ -180,6 +180,9 @@ export function createClient(options: ClientOptions) {
             (q) => toPage(api.GET('/api/v1/leads/{id}/notes', { params: { path: { id: leadId }, query: q as LeadNoteListQuery }, ...callInit(call) })),
             query,
           ),
+        /** getLeadNote */
+        get: (leadId: string, noteId: string, call?: CallOptions): Promise<LeadNote> =>
+          unwrap(api.GET('/api/v1/leads/{id}/notes/{note_id}', { params: { path: { id: leadId, note_id: noteId } }, ...callInit(call) })).then((body) => body.data),
         /** createLeadNote: the calling key is its author */
         create: (leadId: string, body: LeadNoteCreate, call?: WriteOptions): Promise<LeadNote> =>
           unwrap(api.POST('/api/v1/leads/{id}/notes', { params: { path: { id: leadId } }, body, ...writeInit(call) })).then((answer) => answer.data),
