@@ -26,12 +26,17 @@ const offset = (value: unknown) => {
   return Number.isInteger(number) && number > 0 ? number : undefined;
 };
 
+export const LEAD_SORTS = ['-created_at', 'created_at', '-score', 'score'] as const;
+export type LeadSort = (typeof LEAD_SORTS)[number];
+
 export interface LeadSearch {
   source?: string;
   code?: string;
   created_after?: string;
   created_before?: string;
   offset?: number;
+  /** the order (C9.3); absent is newest first */
+  sort?: LeadSort;
 }
 
 export interface IdentitySearch {
@@ -93,6 +98,7 @@ const leadsRoute = createRoute({
     created_after: text(search.created_after),
     created_before: text(search.created_before),
     offset: offset(search.offset),
+    sort: (LEAD_SORTS as readonly unknown[]).includes(search.sort) && search.sort !== '-created_at' ? (search.sort as LeadSort) : undefined,
   }),
   component: LeadsPage,
 });

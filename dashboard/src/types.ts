@@ -32,6 +32,20 @@ export interface Lead {
   company_id: string | null;
 }
 
+/** the people and companies a page of leads names, by id (C9.3) */
+export interface LeadLabels {
+  people: Record<string, { name: string | null; email: string | null }>;
+  companies: Record<string, { name: string }>;
+}
+
+/** a note on a lead (C9.3) */
+export interface LeadNote {
+  id: string;
+  body: string;
+  author: { type: 'user' | 'api_key'; id: string; name: string };
+  created_at: string;
+}
+
 export interface Identity {
   id: string;
   visitor_id: string;

@@ -314,6 +314,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('lead-notes.repository', LeadNotesRepository, {
     insert: [one([{ id: ID, lead_id: ID, body: 'Called: follow up Friday', author_type: 'user', author_id: ID, author_name: 'Grace', created_at: AT }])],
     list: [one([ID, FIRST_PAGE], 'first page'), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+    findById: [one([ID, ID])],
   }),
   tenant('lead-counts.repository', LeadCountsRepository, {
     add: [
@@ -333,6 +334,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     top: [one(['2026-01-01', '2026-01-30', 10], 'thirty days')],
   }),
   tenant('identities.repository', IdentitiesRepository, {
+    labelsByIds: [one([[ID, ID]], 'the people of a page of leads')],
     ...exists,
     findById: [one([ID])],
     list: [
@@ -422,6 +424,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     ],
   }),
   tenant('companies.repository', CompaniesRepository, {
+    labelsByIds: [one([[ID, ID]], 'the companies of a page of leads')],
     ...exists,
     findById: [one([ID])],
     list: [

@@ -76,3 +76,19 @@ limit
   $5
 offset
   $6;
+
+-- LeadNotesRepository.findById
+select
+  "id",
+  "lead_id",
+  "body",
+  "author_type",
+  "author_id",
+  "author_name",
+  "created_at"
+from
+  "lead_notes"
+where
+  "lead_notes"."workspace_id" = $1
+  and "lead_id" = $2
+  and "id" = $3;

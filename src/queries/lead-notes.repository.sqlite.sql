@@ -76,3 +76,19 @@ limit
   ?
 offset
   ?;
+
+-- LeadNotesRepository.findById
+select
+  "id",
+  "lead_id",
+  "body",
+  "author_type",
+  "author_id",
+  "author_name",
+  "created_at"
+from
+  "lead_notes"
+where
+  "lead_notes"."workspace_id" = ?
+  and "lead_id" = ?
+  and "id" = ?;

@@ -272,10 +272,11 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
       [101, 120],
     ]) {
       await pager.getByText(`${from}–${to} of ${WEBSITE_LEADS}`).waitFor();
-      const codes = await page.locator('tbody tr td:first-child').allTextContents();
-      expect(codes).toHaveLength(to! - from! + 1);
-      for (const code of codes) seen.add(code);
-      const sources = await page.locator('tbody tr td:nth-child(2)').allTextContents();
+      // each row's first cell links to its lead (C9.3: the person, else Anonymous)
+      const leadLinks = await page.locator('tbody tr td:first-child a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+      expect(leadLinks).toHaveLength(to! - from! + 1);
+      for (const link of leadLinks) seen.add(link);
+      const sources = await page.locator('tbody tr td:nth-child(5)').allTextContents();
       expect(new Set(sources)).toEqual(new Set(['website']));
       if (to! < WEBSITE_LEADS) await pager.getByRole('button', { name: 'Next' }).click();
     }
@@ -287,8 +288,11 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   it("a member's JSON editor checks the JSON before sending, then saves the lead's properties", async () => {
     const page = await signInAs(admin);
     await page.goto(`${base}/leads?code=E2E-007`);
-    await page.getByRole('link', { name: 'E2E-007' }).click();
+    await page.getByRole('navigation', { name: 'Pages of leads' }).getByText('1–1 of 1').waitFor();
+    await page.locator('tbody tr td:first-child a').click();
     await page.getByRole('heading', { name: 'Lead E2E-007' }).waitFor();
+    // C9.3: the raw JSON is the members' advanced editor
+    await page.getByText('Advanced: edit the raw JSON').click();
     await page.getByRole('button', { name: 'Edit properties' }).click();
     const editor = page.getByRole('textbox', { name: 'Properties (JSON)' });
     await editor.waitFor();
@@ -389,8 +393,11 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     }
     await screenshot(page, `${kind}-settings-viewer-1280`);
     await page.goto(`${base}/leads?code=E2E-001`);
-    await page.getByRole('link', { name: 'E2E-001' }).click();
+    await page.getByRole('navigation', { name: 'Pages of leads' }).getByText('1–1 of 1').waitFor();
+    await page.locator('tbody tr td:first-child a').click();
     await page.getByRole('heading', { name: 'Lead E2E-001' }).waitFor();
+    await expect(page.getByText('Advanced: edit the raw JSON').count()).resolves.toBe(0);
+    await expect(page.getByLabel('Status').isDisabled()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Edit properties' }).count()).resolves.toBe(0);
 
     // the viewer's own session, with its CSRF token, asking for a key directly

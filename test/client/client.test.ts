@@ -52,6 +52,24 @@ describe.each(storeKinds())('@leadlight/client on %s', (kind) => {
     expect(page.requestId).toMatch(/\S/);
   });
 
+  it('C9.3: leads sorted by score, and a lead\'s notes: create, list newest first across pages', async () => {
+    const low = await client.leads.create({ code: 'S-low', source: 'sort-test', summary: { score: 5 } });
+    const high = await client.leads.create({ code: 'S-high', source: 'sort-test', summary: { score: 95 } });
+    const none = await client.leads.create({ code: 'S-none', source: 'sort-test' });
+    const sorted: string[] = [];
+    for await (const lead of client.leads.list({ source: 'sort-test', sort: '-score', limit: 1 })) sorted.push(lead.id);
+    expect(sorted).toEqual([high.id, low.id, none.id]);
+
+    const first = await client.leads.notes.create(high.id, { body: 'first call' });
+    expect(first).toMatchObject({ body: 'first call', author: { type: 'api_key', id: workspace.production.id } });
+    expect(await client.leads.notes.get(high.id, first.id)).toEqual(first);
+    await client.leads.notes.create(high.id, { body: 'second call' });
+    const bodies: string[] = [];
+    for await (const note of client.leads.notes.list(high.id, { limit: 1 })) bodies.push(note.body);
+    expect(bodies).toEqual(['second call', 'first call']);
+    await expect(client.leads.notes.create(high.id, { body: '' })).rejects.toBeInstanceOf(LeadlightError);
+  });
+
   it('identities: create, get, update, list, activity and personalities', async () => {
     const email = `ada-${randomUUID()}@acme.example`;
     const identity = await client.identities.create({ email, name: 'Ada', traits: { role: 'CTO' } });

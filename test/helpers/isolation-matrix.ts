@@ -101,7 +101,7 @@ export type Operation =
    * an unknown one (404) and its notes stay as they were; a shared lead id
    * names the caller's lead, whose notes are the caller's only
    */
-  | { kind: 'notes'; action: 'list' | 'create' };
+  | { kind: 'notes'; action: 'list' | 'create' | 'read' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -186,6 +186,7 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },
   'GET /api/v1/leads/:id/notes': { kind: 'notes', action: 'list' },
   'POST /api/v1/leads/:id/notes': { kind: 'notes', action: 'create' },
+  'GET /api/v1/leads/:id/notes/:note_id': { kind: 'notes', action: 'read' },
   'GET /dashboard/api/leads/:id/notes': { kind: 'notes', action: 'list' },
   'POST /dashboard/api/leads/:id/notes': { kind: 'notes', action: 'create' },
   'GET /dashboard/api/leads/:id': { kind: 'read', resource: 'leads' },

@@ -373,7 +373,21 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
 
   const notesOf = async (holder: Holdings, leadId: string) => walk(holder, `/api/v1/leads/${leadId}/notes`);
 
-  async function checkNotes(caller: Holdings, other: Holdings, operation: PlannedOperation, action: 'list' | 'create') {
+  async function checkNotes(caller: Holdings, other: Holdings, operation: PlannedOperation, action: 'list' | 'create' | 'read') {
+    if (action === 'read') {
+      const path = (lead: string, note: string) => operation.route.url.replace(':id', lead).replace(':note_id', note);
+      const [theirs] = await notesOf(other, other.only.leads);
+      const [mine] = await notesOf(caller, shared.leads);
+      const unknown = await call(caller.workspace, 'GET', path(shared.leads, randomUUID()));
+      expect(unknown.status).toBe(404);
+      // the other workspace's note, on its lead or named under the caller's shared lead: as unknown
+      expect(await call(caller.workspace, 'GET', path(other.only.leads, theirs!.id as string))).toEqual({ ...unknown, workspace: caller.workspace.id });
+      expect(await call(caller.workspace, 'GET', path(shared.leads, theirs!.id as string))).toEqual({ ...unknown, workspace: caller.workspace.id });
+      const own = await call(caller.workspace, 'GET', path(shared.leads, mine!.id as string));
+      expect(own.status).toBe(200);
+      expect(own.body.data).toEqual(mine);
+      return;
+    }
     const body = action === 'create' ? { body: `${caller.tag} note` } : undefined;
     const unknown = await unknownAnswer(caller, operation, body);
     const othersBefore = await notesOf(other, other.only.leads);

@@ -63,6 +63,12 @@ describe.each(storeKinds())('C9.3: lead notes on %s', (kind) => {
       created_at: expect.stringMatching(TIMESTAMP),
     });
     expect((await list(leadId)).json()).toEqual({ data: [note], pagination: { limit: 50, offset: 0, total: 1 } });
+    expect(created.headers.location).toBe(`/api/v1/leads/${leadId}/notes/${note.id}`);
+    const read = await t.as(ws, { method: 'GET', url: created.headers.location as string });
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual({ data: note });
+    // a note named under another lead is not found
+    expect((await t.as(ws, { method: 'GET', url: `/api/v1/leads/${await newLead()}/notes/${note.id}` })).statusCode).toBe(404);
   });
 
   it('C9.3: newest first, a page at a time, Link cursors that never skip or repeat', async () => {

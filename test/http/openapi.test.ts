@@ -76,6 +76,7 @@ const ENDPOINTS: Record<string, string[]> = {
   '/api/v1/identities/batch': ['post'],
   // C9.3
   '/api/v1/leads/{id}/notes': ['get', 'post'],
+  '/api/v1/leads/{id}/notes/{note_id}': ['get'],
 };
 
 /** The spec's field tables, and the error body of C3.5. */
@@ -113,6 +114,7 @@ const RESULTS: [string, string, string, 'one' | 'list' | 'array'][] = [
   ['get', '/api/v1/users/{id}', 'WorkspaceUser', 'one'],
   ['get', '/api/v1/leads/{id}/notes', 'LeadNote', 'list'],
   ['post', '/api/v1/leads/{id}/notes', 'LeadNote', 'one'],
+  ['get', '/api/v1/leads/{id}/notes/{note_id}', 'LeadNote', 'one'],
 ];
 
 /** The body fields of each write: the spec's, with C4.1's summary and C4.3's visitor_id. */
@@ -202,7 +204,7 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(51);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(52);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {

@@ -1,7 +1,9 @@
 /**
- * One lead: its fields, location, summary (score and reasons when present),
- * its identity and company; members edit properties and summary with the
- * JSON editor, which checks the JSON before anything is sent.
+ * One lead, as a salesperson works it (C9.3): its person and company as
+ * links, the score with its reasons, status and owner, the properties as a
+ * table, and the notes (lead-work.tsx). Members also have the raw JSON of
+ * properties and summary as an advanced editor, which checks the JSON
+ * before anything is sent.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
@@ -11,13 +13,14 @@ import { QueryView } from '../components/states';
 import { Time } from '../components/time';
 import { text } from '../format';
 import { can, useSession } from '../session';
+import { LeadWork, Notes, PropertiesTable } from './lead-work';
 import type { Company, Identity, JsonObject, Lead } from '../types';
 
 function IdentityLink({ id }: { id: string }) {
   const identity = useQuery({ queryKey: ['identity', id], queryFn: () => api<{ data: Identity }>(`/identities/${id}`).then((body) => body.data) });
   return (
     <Link to="/identities/$identityId" params={{ identityId: id }}>
-      {identity.data?.name ?? identity.data?.email ?? 'Open the identity'}
+      {identity.isPending ? 'Loading…' : (identity.data?.name ?? identity.data?.email ?? 'Anonymous')}
     </Link>
   );
 }
@@ -33,7 +36,14 @@ function CompanyLink({ id }: { id: string }) {
 
 function Score({ summary }: { summary: JsonObject | null }) {
   const score = summary?.score;
-  if (typeof score !== 'number') return null;
+  if (typeof score !== 'number') {
+    return (
+      <section className="card" aria-label="Score">
+        <h2>Score</h2>
+        <p className="muted">Not scored yet: the score comes from the person's visits and how well they fit your ideal customer.</p>
+      </section>
+    );
+  }
   const reasons = Array.isArray(summary?.score_reasons) ? summary.score_reasons.map(String) : [];
   return (
     <section className="card" aria-label="Score">
@@ -89,8 +99,8 @@ export function LeadPage() {
                 <dd>
                   <Time value={data.updated_at} exact />
                 </dd>
-                <dt>Identity</dt>
-                <dd>{data.identity_id === null ? '—' : <IdentityLink id={data.identity_id} />}</dd>
+                <dt>Person</dt>
+                <dd>{data.identity_id === null ? 'Anonymous' : <IdentityLink id={data.identity_id} />}</dd>
                 <dt>Company</dt>
                 <dd>{data.company_id === null ? '—' : <CompanyLink id={data.company_id} />}</dd>
                 <dt>Location</dt>
@@ -105,8 +115,18 @@ export function LeadPage() {
             </section>
             <Score summary={data.summary} />
           </div>
-          <JsonField title="Properties" value={data.properties} editable={editable} onSave={(value) => update.mutateAsync({ properties: value ?? {} })} />
-          <JsonField title="Summary" value={data.summary} editable={editable} nullable onSave={(value) => update.mutateAsync({ summary: value })} />
+          <LeadWork lead={data} editable={editable} onSummary={(summary) => update.mutateAsync({ summary })} />
+          <div className="grid-2">
+            <PropertiesTable properties={data.properties} />
+            <Notes leadId={data.id} editable={editable} />
+          </div>
+          {editable && (
+            <details className="card advanced">
+              <summary>Advanced: edit the raw JSON</summary>
+              <JsonField title="Properties" value={data.properties} editable={editable} onSave={(value) => update.mutateAsync({ properties: value ?? {} })} />
+              <JsonField title="Summary" value={data.summary} editable={editable} nullable onSave={(value) => update.mutateAsync({ summary: value })} />
+            </details>
+          )}
         </>
       )}
     </QueryView>

@@ -1,7 +1,9 @@
 /**
  * Leads: the API's filters (source, code, created after and before, each
  * strict as in the API), the exact total, and paging; each lead opens its
- * page. The filters live in the URL.
+ * page. The table names each lead's person and company and shows its score
+ * and status (C9.3); the `Score` and `Created` column headers are buttons
+ * that sort. The filters and the order live in the URL.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
@@ -11,10 +13,23 @@ import { Pager } from '../components/pager';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
 import { text } from '../format';
-import type { LeadSearch } from '../router';
-import type { Lead } from '../types';
+import type { LeadSearch, LeadSort } from '../router';
+import type { Lead, LeadLabels } from '../types';
 
 const LIMIT = 50;
+
+const CAPTIONS: Record<LeadSort, string> = {
+  '-created_at': 'Leads, newest first',
+  created_at: 'Leads, oldest first',
+  '-score': 'Leads, highest score first (unscored last)',
+  score: 'Leads, lowest score first (unscored last)',
+};
+
+/** C9.3: the person's name, else email, else Anonymous */
+function personOf(lead: Lead, labels: LeadLabels): string {
+  const person = lead.identity_id === null ? undefined : labels.people[lead.identity_id];
+  return person?.name ?? person?.email ?? 'Anonymous';
+}
 
 export function LeadsPage() {
   const search = useSearch({ from: '/app/leads' });
@@ -22,7 +37,7 @@ export function LeadsPage() {
   const leads = useQuery({
     queryKey: ['leads', search],
     queryFn: () =>
-      api<Page<Lead>>(
+      api<Page<Lead> & LeadLabels>(
         `/leads${query({
           source: search.source,
           code: search.code,
@@ -30,6 +45,7 @@ export function LeadsPage() {
           created_before: search.created_before,
           limit: LIMIT,
           offset: search.offset,
+          sort: search.sort,
         })}`,
       ),
     placeholderData: keepPreviousData,
@@ -44,9 +60,19 @@ export function LeadsPage() {
       return entry === '' ? undefined : entry;
     };
     void navigate({
-      search: { source: value('source'), code: value('code'), created_after: value('created_after'), created_before: value('created_before') },
+      search: { source: value('source'), code: value('code'), created_after: value('created_after'), created_before: value('created_before'), sort: search.sort },
     });
   }
+
+  const order: LeadSort = search.sort ?? '-created_at';
+  /** a header's button: the first press sorts descending, the next ascending, and so on */
+  const sortBy = (column: 'score' | 'created_at') => {
+    const next: LeadSort = order === `-${column}` ? column : `-${column}`;
+    void navigate({ search: (previous) => ({ ...previous, offset: undefined, sort: next === '-created_at' ? undefined : next }) });
+  };
+  const ariaSort = (column: 'score' | 'created_at') =>
+    order === `-${column}` ? ('descending' as const) : order === column ? ('ascending' as const) : undefined;
+  const arrow = (column: 'score' | 'created_at') => (order === `-${column}` ? ' ↓' : order === column ? ' ↑' : '');
 
   return (
     <>
@@ -93,17 +119,28 @@ export function LeadsPage() {
           ) : (
             <>
               <div className="table-wrap">
-                <table>
-                  <caption className="visually-hidden">Leads, newest first</caption>
+                <table className="leads-table">
+                  <caption className="visually-hidden">{CAPTIONS[order]}</caption>
                   <thead>
                     <tr>
-                      <th scope="col">Code</th>
-                      <th scope="col">Source</th>
+                      <th scope="col">Person</th>
+                      <th scope="col" className="wide-only">
+                        Company
+                      </th>
+                      <th scope="col" aria-sort={ariaSort('score')}>
+                        <button type="button" className="sort" onClick={() => sortBy('score')}>
+                          Score<span aria-hidden="true">{arrow('score')}</span>
+                        </button>
+                      </th>
                       <th scope="col">Status</th>
                       <th scope="col" className="wide-only">
-                        Location
+                        Source
                       </th>
-                      <th scope="col">Created</th>
+                      <th scope="col" aria-sort={ariaSort('created_at')}>
+                        <button type="button" className="sort" onClick={() => sortBy('created_at')}>
+                          Created<span aria-hidden="true">{arrow('created_at')}</span>
+                        </button>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -111,12 +148,14 @@ export function LeadsPage() {
                       <tr key={lead.id}>
                         <td>
                           <Link to="/leads/$leadId" params={{ leadId: lead.id }}>
-                            {lead.code ?? lead.id.slice(0, 8)}
+                            {personOf(lead, page)}
                           </Link>
+                          {lead.company_id !== null && <div className="narrow-only muted">{page.companies[lead.company_id]?.name}</div>}
                         </td>
-                        <td>{lead.source === null ? <span className="muted">—</span> : <span className="badge">{lead.source}</span>}</td>
+                        <td className="wide-only">{lead.company_id === null ? <span className="muted">—</span> : (page.companies[lead.company_id]?.name ?? '—')}</td>
+                        <td className="num">{typeof lead.summary?.score === 'number' ? lead.summary.score : <span className="muted">—</span>}</td>
                         <td>{text(lead.summary?.status ?? lead.properties.status)}</td>
-                        <td className="wide-only">{[lead.location.city, lead.location.country].filter(Boolean).map(String).join(', ') || '—'}</td>
+                        <td className="wide-only">{lead.source === null ? <span className="muted">—</span> : <span className="badge">{lead.source}</span>}</td>
                         <td>
                           <Time value={lead.created_at} />
                         </td>

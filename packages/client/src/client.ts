@@ -35,6 +35,9 @@ import type {
   Lead,
   LeadCreate,
   LeadListQuery,
+  LeadNote,
+  LeadNoteCreate,
+  LeadNoteListQuery,
   LeadUpdate,
   ListQuery,
   Personality,
@@ -174,6 +177,20 @@ export function createClient(options: ClientOptions) {
       /** deleteLead: resolves once the lead is gone (a second delete is a not_found LeadlightError) */
       delete: (id: string, call?: CallOptions): Promise<void> =>
         expectEmpty(api.DELETE('/api/v1/leads/{id}', { params: { path: { id } }, ...callInit(call) })),
+      notes: {
+        /** listLeadNotes: a lead's notes, newest first; `for await` it for every note */
+        list: (leadId: string, query?: LeadNoteListQuery, call?: CallOptions) =>
+          list<LeadNote>(
+            (q) => toPage(api.GET('/api/v1/leads/{id}/notes', { params: { path: { id: leadId }, query: q as LeadNoteListQuery }, ...callInit(call) })),
+            query,
+          ),
+        /** getLeadNote */
+        get: (leadId: string, noteId: string, call?: CallOptions): Promise<LeadNote> =>
+          unwrap(api.GET('/api/v1/leads/{id}/notes/{note_id}', { params: { path: { id: leadId, note_id: noteId } }, ...callInit(call) })).then((body) => body.data),
+        /** createLeadNote: the calling key is its author */
+        create: (leadId: string, body: LeadNoteCreate, call?: WriteOptions): Promise<LeadNote> =>
+          unwrap(api.POST('/api/v1/leads/{id}/notes', { params: { path: { id: leadId } }, body, ...writeInit(call) })).then((answer) => answer.data),
+      },
     },
 
     identities: {

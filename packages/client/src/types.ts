@@ -18,6 +18,8 @@ export type Company = Schemas['Company'];
 export type VisitorList = Schemas['VisitorList'];
 export type WorkspaceUser = Schemas['WorkspaceUser'];
 export type ErrorBody = Schemas['Error'];
+/** a note on a lead (C9.3) */
+export type LeadNote = Schemas['LeadNote'];
 
 /** The query parameters of an operation. */
 export type QueryOf<K extends keyof operations> = operations[K]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
@@ -32,6 +34,8 @@ export type ListQuery<K extends keyof operations> = Omit<QueryOf<K>, 'cursor'>;
 export type LeadCreate = BodyOf<'createLead'>;
 export type LeadUpdate = BodyOf<'updateLead'>;
 export type LeadListQuery = ListQuery<'listLeads'>;
+export type LeadNoteCreate = BodyOf<'createLeadNote'>;
+export type LeadNoteListQuery = ListQuery<'listLeadNotes'>;
 export type IdentityCreate = BodyOf<'createIdentity'>;
 export type IdentityUpdate = BodyOf<'updateIdentity'>;
 export type IdentityListQuery = ListQuery<'listIdentities'>;

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../services/index.js';
 import { workspaceOf } from '../request-context.js';
 import { cursorPage } from '../pagination.js';
+import { Type } from '@sinclair/typebox';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { EXAMPLE_IDS, NOTE_CREATE_EXAMPLE, NOTE_EXAMPLE, page, withExample } from '../schemas/examples.js';
 import { NoteCreateBody, NoteEnvelope, NoteListEnvelope, NoteListQuery } from '../schemas/lead-notes.schemas.js';
@@ -52,8 +53,23 @@ export const leadNotesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       if (key === null) throw new Error('the API gate sets the key');
       const author = { type: 'api_key' as const, id: key.id, name: await services.apiKeys.displayName(key.id) };
       const note = await workspaceOf(request).leadNotes.create(request.params.id, request.body.body, author);
-      reply.code(201);
+      reply.code(201).header('location', `/api/v1/leads/${request.params.id.toLowerCase()}/notes/${note.id}`);
       return { data: note };
     },
+  );
+
+  app.get(
+    '/leads/:id/notes/:note_id',
+    {
+      schema: {
+        operationId: 'getLeadNote',
+        tags: ['leads'],
+        summary: 'Get a note',
+        description: "One note on one lead of your workspace. A note of another lead or another workspace's is 404, like an unknown one.",
+        params: Type.Object({ id: Type.String({ description: 'UUID of the lead' }), note_id: Type.String({ description: 'UUID of the note' }) }),
+        response: { 200: withExample(NoteEnvelope, { data: NOTE_EXAMPLE }, 'The note'), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ data: await workspaceOf(request).leadNotes.get(request.params.id, request.params.note_id) }),
   );
 };

@@ -10,6 +10,7 @@ import { Type } from '@sinclair/typebox';
 import { JsonObjectSchema, LIMITS, Nullable, Timestamp, Uuid } from '../../schemas/fields.js';
 import { WorkspaceUserSchema } from '../../schemas/resources.js';
 import { ROLES } from '../../services/operator/roles.js';
+import { LeadListEnvelope } from './leads.schemas.js';
 
 const Opt = Type.Optional;
 const Role = Type.Union(ROLES.map((role) => Type.Literal(role)));
@@ -210,6 +211,18 @@ export const OverviewEnvelope = Type.Object(
       },
       { additionalProperties: false },
     ),
+  },
+  { additionalProperties: false },
+);
+
+/** The dashboard's page of leads (C9.3): the leads, and the people and companies they name, by id. */
+export const DashboardLeadListEnvelope = Type.Object(
+  {
+    ...LeadListEnvelope.properties,
+    people: Type.Record(Type.String(), Type.Object({ name: Nullable(Type.String()), email: Nullable(Type.String()) }), {
+      description: "each lead's identity by id: the table's Person is its name, else its email, else Anonymous",
+    }),
+    companies: Type.Record(Type.String(), Type.Object({ name: Type.String() }), { description: "each lead's company by id" }),
   },
   { additionalProperties: false },
 );

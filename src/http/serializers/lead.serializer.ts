@@ -35,6 +35,12 @@ export function leadListEnvelope(payload: { data: Lead[]; pagination: Pagination
   return `{"data":[${data}],"pagination":{"limit":${limit},"offset":${offset},"total":${total}}}`;
 }
 
+/** The dashboard's page of leads (C9.3): the list, and the people and companies it names by id. */
+export function leadListWithLabelsEnvelope(payload: { data: Lead[]; pagination: Pagination; people: unknown; companies: unknown }): string {
+  const list = leadListEnvelope(payload);
+  return `${list.slice(0, -1)},"people":${JSON.stringify(payload.people)},"companies":${JSON.stringify(payload.companies)}}`;
+}
+
 /**
  * A route's serializer compiler: `success` for its 2xx responses; anything
  * else (the error shape) with JSON.stringify, which writes it identically.

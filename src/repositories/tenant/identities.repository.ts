@@ -66,6 +66,12 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return row && this.toIdentity(row);
   }
 
+  /** The name and email of each of these identities (a page of leads names its people: C9.3). */
+  async labelsByIds(ids: readonly string[]): Promise<{ id: string; name: string | null; email: string | null }[]> {
+    if (ids.length === 0) return [];
+    return this.scope.selectFrom('identities').select(['id', 'name', 'email']).where('id', 'in', ids).execute();
+  }
+
   list(filters: IdentityFilters, page: Page): Promise<PageResult<Identity>> {
     return this.scope.snapshot(async (scope) => {
       const matching = this.matching(scope, filters);

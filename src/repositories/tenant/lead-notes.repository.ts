@@ -28,6 +28,12 @@ export class LeadNotesRepository extends TenantRepository {
     return toNote(note);
   }
 
+  /** One note of a lead; undefined when the lead has no such note in this workspace. */
+  async findById(leadId: string, id: string): Promise<LeadNote | undefined> {
+    const row = await this.scope.selectFrom('lead_notes').select(COLUMNS).where('lead_id', '=', leadId).where('id', '=', id).executeTakeFirst();
+    return row && toNote(row);
+  }
+
   /** The notes of a lead, newest first (created_at, then id), and their total, in one snapshot. */
   list(leadId: string, page: Page): Promise<PageResult<LeadNote>> {
     return this.scope.snapshot(async (scope) => {

@@ -25,6 +25,13 @@ export class LeadNotesService {
     });
   }
 
+  /** One note of one of the workspace's leads; 404 otherwise. */
+  async get(leadId: string, noteId: string): Promise<LeadNote> {
+    const note = await this.store.repos.leadNotes.findById(pathId(leadId, 'lead'), pathId(noteId, 'note'));
+    if (note === undefined) throw new NotFoundError('note');
+    return note;
+  }
+
   create(leadId: string, body: string, author: NoteAuthor): Promise<LeadNote> {
     const id = pathId(leadId, 'lead');
     const createdAt = now();

@@ -16,6 +16,12 @@ import { operationPaths, type LeadOperation, type LeadOutcome } from './lead-bat
 
 export type UpdateMode = 'replace' | 'merge';
 
+/** The people and companies a page of leads names, by id. */
+export interface LeadLabels {
+  people: Record<string, { name: string | null; email: string | null }>;
+  companies: Record<string, { name: string }>;
+}
+
 /** What the server decides for a new lead; an import may give its own id and timestamps. */
 export interface LeadStamps {
   id: string;
@@ -47,6 +53,19 @@ export class LeadsService {
   /** A page of leads in `sort`'s order (C9.3), with each one's keyset for the next cursor. */
   list(filters: LeadFilters, page: Page, sort: LeadSort = '-created_at'): Promise<SortedPage> {
     return this.store.repos.leads.listSorted(sort, filters, page);
+  }
+
+  /** Who and which company each of these leads names, for the dashboard's table (C9.3): one statement each. */
+  async labels(leads: readonly Lead[]): Promise<LeadLabels> {
+    const unique = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => id !== null))];
+    const [people, companies] = await Promise.all([
+      this.store.repos.identities.labelsByIds(unique(leads.map((lead) => lead.identity_id))),
+      this.store.repos.companies.labelsByIds(unique(leads.map((lead) => lead.company_id))),
+    ]);
+    return {
+      people: Object.fromEntries(people.map(({ id, name, email }) => [id, { name, email }])),
+      companies: Object.fromEntries(companies.map(({ id, name }) => [id, { name }])),
+    };
   }
 
   async get(id: string): Promise<Lead> {

@@ -8,10 +8,10 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { workspaceOf } from '../../request-context.js';
-import { leadEnvelope, leadListEnvelope, leadSerializers } from '../../serializers/lead.serializer.js';
+import { leadEnvelope, leadListWithLabelsEnvelope, leadSerializers } from '../../serializers/lead.serializer.js';
 import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { AccountListEnvelope, AccountListQuery, CompanyEnvelope } from '../../schemas/companies.schemas.js';
-import { DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery, TrackingStatusEnvelope } from '../../schemas/dashboard.schemas.js';
+import { DashboardLeadListEnvelope, DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery, TrackingStatusEnvelope } from '../../schemas/dashboard.schemas.js';
 import {
   ActivityListEnvelope,
   ActivityQuery,
@@ -21,7 +21,7 @@ import {
   IdentityUpdateBody,
   PersonalityListEnvelope,
 } from '../../schemas/identities.schemas.js';
-import { LeadEnvelope, LeadListEnvelope, LeadListQuery } from '../../schemas/leads.schemas.js';
+import { LeadEnvelope, LeadListQuery } from '../../schemas/leads.schemas.js';
 import { VisitorListListEnvelope, VisitorListQuery } from '../../schemas/lists.schemas.js';
 
 const hide = { hide: true } as const;
@@ -41,14 +41,16 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/leads',
     {
-      serializerCompiler: leadSerializers(leadListEnvelope),
-      schema: { ...hide, querystring: LeadListQuery, response: { 200: LeadListEnvelope, ...errorResponses(400) } },
+      serializerCompiler: leadSerializers(leadListWithLabelsEnvelope),
+      schema: { ...hide, querystring: LeadListQuery, response: { 200: DashboardLeadListEnvelope, ...errorResponses(400) } },
     },
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
       const filters = { source: query.source, code: query.code, ...createdRange(query) };
-      return listBody(await workspaceOf(request).leads.list(filters, page, query.sort), page);
+      const leads = workspaceOf(request).leads;
+      const body = listBody(await leads.list(filters, page, query.sort), page);
+      return { ...body, ...(await leads.labels(body.data)) };
     },
   );
 
