@@ -26,11 +26,11 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0005-intelligence': intelligenceMigration,
   '0006-integrations': integrationsMigration,
   '0007-page-counts': pageCountsMigration,
+  '0008-list-colors': listColorsMigration,
   '0010-delivery-retention': deliveryRetentionMigration,
   '0011-company-sources': companySourcesMigration,
   '0012a-enrichment': enrichmentMigration,
   '0012b-accounts': companyAccountsMigration,
-  '0008-list-colors': listColorsMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */
