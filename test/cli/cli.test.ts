@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { nameFromDomain } from '../../src/intelligence/email-domain.js';
+import { paletteColor } from '../../src/schemas/list-colors.js';
 import { createTestApp, TIMESTAMP, UUID, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { importRows } from '../helpers/fixtures.js';
 import { createEmptyDatabase, storeKinds, tempDir } from '../helpers/stores.js';
@@ -381,9 +382,11 @@ describe.each(storeKinds())('the operator CLI on %s', (kind) => {
         color: '#E4572E',
         created_at: '2024-02-01T00:00:00.000Z',
       });
-      expect(listed.data.find((list: { name: string }) => list.name === 'Bare')).toMatchObject({
+      // C6.4: a list imported without a color gets its palette color, as one made by the API
+      const bare = listed.data.find((list: { name: string }) => list.name === 'Bare') as { id: string };
+      expect(bare).toMatchObject({
         description: null,
-        color: null,
+        color: paletteColor(bare.id),
         created_at: expect.stringMatching(TIMESTAMP),
       });
     });
