@@ -16,6 +16,7 @@ import { companySourcesMigration } from './0011-company-sources.js';
 import { enrichmentMigration } from './0012a-enrichment.js';
 import { accountsMigration as companyAccountsMigration } from './0012b-accounts.js';
 import { searchMigration } from './0013a-search.js';
+import { searchPairsMigration } from './0013b-search-pairs.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0012a-enrichment': enrichmentMigration,
   '0012b-accounts': companyAccountsMigration,
   '0013a-search': searchMigration,
+  '0013b-search-pairs': searchPairsMigration,
 };
 
 /** the names of every migration: what a store at the latest schema has recorded */
