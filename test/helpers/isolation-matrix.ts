@@ -77,7 +77,11 @@ export type Operation =
    */
   | { kind: 'company-rule'; action: 'create' | 'list' | 'read' | 'delete' }
   /** the dashboard's search (CONTRACT C9.1): a text both workspaces' items hold finds the caller's items only */
-  | { kind: 'search' };
+  | { kind: 'search' }
+  /** the Live page (CONTRACT C9.2): the caller's visits only */
+  | { kind: 'live' }
+  /** the Live page's event stream: the caller's visits notify it, the other workspace's never */
+  | { kind: 'live-stream' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -148,6 +152,8 @@ export const MATRIX: Record<string, Operation> = {
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/search': { kind: 'search' },
+  'GET /dashboard/api/live': { kind: 'live' },
+  'GET /dashboard/api/live/stream': { kind: 'live-stream' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },
   'GET /dashboard/api/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /dashboard/api/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { dashboard: true }, summary: { y: 2 } } },

@@ -6,6 +6,11 @@
  * searched column answers "contains these two characters" exactly
  * (`leadlight_pairs(name) @> array['ab']`). SQLite needs nothing more: its
  * trigram vocabulary serves two characters (0013a-search.ts).
+ *
+ * And the Live page (C9.2) on both stores: `visitors_live_idx` on each
+ * visitor's latest event (`session_last_at`), so the visits of the last 30
+ * minutes and the visitors of the last 5 are read without a scan of the
+ * workspace's visitors.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from '../codec.js';
@@ -14,6 +19,7 @@ import { SEARCHED } from './0013a-search.js';
 export function searchPairsMigration(kind: StoreKind): Migration {
   return {
     async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('visitors_live_idx').on('visitors').columns(['workspace_id', 'session_last_at']).execute();
       if (kind !== 'postgres') return;
       await sql`
         create function leadlight_pairs(value text) returns text[] language sql immutable strict parallel safe as $$

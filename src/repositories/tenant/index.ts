@@ -16,6 +16,7 @@ import { IdentitiesRepository } from './identities.repository.js';
 import { IntelligenceDueRepository } from './intelligence-due.repository.js';
 import { LeadCountsRepository } from './lead-counts.repository.js';
 import { LeadsRepository } from './leads.repository.js';
+import { LiveRepository } from './live.repository.js';
 import { ListMembersRepository } from './list-members.repository.js';
 import { ListsRepository } from './lists.repository.js';
 import { MembersRepository } from './members.repository.js';
@@ -52,6 +53,7 @@ export interface TenantRepositories {
   enrichmentQueue: EnrichmentQueueRepository;
   accountActivity: AccountActivityRepository;
   search: SearchRepository;
+  live: LiveRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -78,6 +80,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   enrichmentQueue: EnrichmentQueueRepository,
   accountActivity: AccountActivityRepository,
   search: SearchRepository,
+  live: LiveRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

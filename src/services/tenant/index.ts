@@ -16,6 +16,7 @@ import { ImportService } from './import/import.service.js';
 import { IntelligenceSettingsService } from './intelligence-settings.service.js';
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
+import { LiveService } from './live.service.js';
 import { OverviewService } from './overview.service.js';
 import { SearchService } from './search.service.js';
 import { UsersService } from './users.service.js';
@@ -35,6 +36,7 @@ export class WorkspaceServices {
   #webhooks?: WebhooksService;
   #companyRules?: CompanyRulesService;
   #search?: SearchService;
+  #live?: LiveService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -53,6 +55,10 @@ export class WorkspaceServices {
 
   get identities(): IdentitiesService {
     return (this.#identities ??= new IdentitiesService(this.store));
+  }
+
+  get live(): LiveService {
+    return (this.#live ??= new LiveService(this.store));
   }
 
   get search(): SearchService {
