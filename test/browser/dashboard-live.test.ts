@@ -53,7 +53,7 @@ describe.each(storeKinds())('C9.2: the Live page in a browser, on %s', (kind) =>
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Live' }).click();
     await page.getByRole('heading', { name: 'Live' }).waitFor();
     await page.getByText('No visits in the last 30 minutes.').waitFor();
-    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await page.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
 
     const visitor = randomUUID();
     expect((await postEvents(base, siteKey, [pageView(visitor, '/pricing?utm_source=news')])).status).toBe(202);
@@ -67,7 +67,7 @@ describe.each(storeKinds())('C9.2: the Live page in a browser, on %s', (kind) =>
     expect(await known.getByRole('cell').nth(3).textContent()).toBe('/signup');
     expect(await known.getByRole('cell').nth(4).textContent()).toBe('2');
     expect(await page.getByRole('row', { name: /Anonymous visitor/ }).count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await screenshot(page, `live-${kind}`);
     expect(errors).toEqual([]);
   });
