@@ -32,6 +32,9 @@ import { companyRuleRoutes } from './http/routes/dashboard/company-rules.routes.
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
 import { searchRoutes } from './http/routes/dashboard/search.routes.js';
 import { leadNoteRoutes } from './http/routes/dashboard/lead-notes.routes.js';
+import { liveRoutes } from './http/routes/dashboard/live.routes.js';
+import { LiveHub } from './services/live/live-hub.js';
+import { MemoryLiveBus } from './services/live/live-bus.js';
 import { accountsRoutes } from './http/routes/dashboard/accounts.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
@@ -75,6 +78,8 @@ export interface AppOptions {
   extraRoutes?: FastifyPluginAsync;
   /** where the built dashboard is (default: dist/dashboard of this installation) */
   dashboardDirectory?: string;
+  /** the Live page's notices (C9.2): the server passes one over Redis when REDIS_URL is set; default in this process only */
+  live?: LiveHub;
 }
 
 const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -88,12 +93,14 @@ function requestIdOf(raw: { headers: Record<string, string | string[] | undefine
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const tracking = config.tracking ?? DEFAULT_TRACKING;
+  const live = options.live ?? new LiveHub(new MemoryLiveBus());
   const services = createServices(new Store(database), {
     clock: options.clock,
     tracking,
     webhooks: config.webhooks,
     intelligence: config.intelligence,
     onGeolocationError: (error, file) => options.logger?.warn({ err: error, file }, 'the geolocation database cannot be read'),
+    onIngested: (workspaceId) => live.changed(workspaceId),
   });
   const limiter = options.limiter ?? new MemoryRateLimiter(options.clock);
   const metrics = new AppMetrics(() => database.poolStats());
@@ -207,10 +214,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(companyRuleRoutes);
       await dashboard.register(accountsRoutes);
       await dashboard.register(searchRoutes);
+      await dashboard.register(liveRoutes, { hub: live });
     },
     { prefix: DASHBOARD_API_PREFIX },
   );
+  app.addHook('preClose', async () => {
+    live.endStreams();
+  });
   app.addHook('onClose', async () => {
+    if (options.live === undefined) await live.close();
     await limiter.close();
   });
   return app;

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { buildApp } from './app.js';
+import { createLiveHub } from './services/live/index.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { REDACTED, redactKeys } from './http/plugins/request-log.js';
@@ -156,7 +157,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   try {
     const demo = await prepareStore(config, database);
-    const app = await buildApp({ config, database, logger, limiter: await createRateLimiter(config.redisUrl, logger) });
+    const live = createLiveHub(config.redisUrl, (error) => logger.warn({ err: error }, 'Redis pub/sub of live notices failed; Live pages of other processes may miss updates until it answers'));
+    const app = await buildApp({ config, database, logger, limiter: await createRateLimiter(config.redisUrl, logger), live });
     const address = await app.listen({ host: config.host, port: config.port });
     const url = displayUrl(address);
     if (demo !== undefined) printDemo(options.output, demo, url);
@@ -185,8 +187,11 @@ export async function startServer(config: Config, options: StartOptions): Promis
       database,
       url,
       async close() {
+        // an open event stream would hold its connection through the drain
+        live.endStreams();
         await drain(app, config.http.shutdownIdleGraceMs);
         await app.close();
+        await live.close();
         await maintenance.stop();
         await intelligence?.stop();
         await reverseDns?.stop();

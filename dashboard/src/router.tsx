@@ -14,6 +14,7 @@ import { LeadPage } from './pages/lead';
 import { LeadsPage } from './pages/leads';
 import { ListPage } from './pages/list';
 import { ListsPage } from './pages/lists';
+import { LivePage } from './pages/live';
 import { OverviewPage } from './pages/overview';
 import { SetPasswordPage } from './pages/set-password';
 import { SettingsPage } from './pages/settings';
@@ -134,6 +135,8 @@ const companiesRoute = createRoute({
   component: CompaniesPage,
 });
 
+const liveRoute = createRoute({ getParentRoute: () => appRoute, path: '/live', component: LivePage });
+
 const companyRoute = createRoute({ getParentRoute: () => appRoute, path: '/companies/$companyId', component: CompanyPage });
 
 const listsRoute = createRoute({
@@ -157,6 +160,7 @@ const routeTree = rootRoute.addChildren([
   setPasswordRoute,
   appRoute.addChildren([
     overviewRoute,
+    liveRoute,
     leadsRoute,
     leadRoute,
     identitiesRoute,

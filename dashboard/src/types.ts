@@ -198,3 +198,22 @@ export interface WebhookDelivery {
   created_at: string;
   delivered_at: string | null;
 }
+
+/** a visit of the Live page (C9.2) */
+export interface LiveVisit {
+  visitor_id: string;
+  session_id: string;
+  started_at: string;
+  last_at: string;
+  person: { id: string; name: string | null; email: string | null } | null;
+  company: { id: string; name: string } | null;
+  country: string | null;
+  current_page: string | null;
+  pages: number;
+  source: string | null;
+}
+
+export interface LiveSnapshot {
+  active_visitors: number;
+  visits: LiveVisit[];
+}

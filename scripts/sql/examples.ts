@@ -44,6 +44,7 @@ import { PageCountsRepository, PendingPageViews } from '../../src/repositories/t
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
 import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
 import { SearchRepository } from '../../src/repositories/tenant/search.repository.js';
+import { LiveRepository } from '../../src/repositories/tenant/live.repository.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
 import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
 import { WorkspaceSettingsRepository } from '../../src/repositories/tenant/workspace-settings.repository.js';
@@ -466,6 +467,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     sessionsSince: [one([ID, AT])],
     pageViewsSince: [one([ID, AT, 10])],
     activity: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+  }),
+  tenant('live.repository', LiveRepository, {
+    visits: [one([AT, 100])],
+    activeVisitors: [one([AT])],
   }),
   tenant('search.repository', SearchRepository, {
     people: [one(['jane', 5], 'three characters or more'), one(['ja', 5], 'two characters')],

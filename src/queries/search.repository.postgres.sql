@@ -30,8 +30,8 @@ from
 where
   "identities"."workspace_id" = $1
   and (
-    "name" ilike $2
-    or "email" ilike $3
+    leadlight_pairs ("name") @> $2::text[]
+    or leadlight_pairs ("email") @> $3::text[]
   )
 order by
   "created_at" desc,
@@ -68,8 +68,8 @@ from
 where
   "companies"."workspace_id" = $1
   and (
-    "name" ilike $2
-    or "domain" ilike $3
+    leadlight_pairs ("name") @> $2::text[]
+    or leadlight_pairs ("domain") @> $3::text[]
   )
 order by
   "created_at" desc,
@@ -100,7 +100,7 @@ from
   "leads"
 where
   "leads"."workspace_id" = $1
-  and "code" ilike $2
+  and leadlight_pairs ("code") @> $2::text[]
 order by
   "created_at" desc,
   "id" desc

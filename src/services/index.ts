@@ -80,6 +80,8 @@ export interface ServiceOptions {
   intelligence?: Partial<Pick<IntelligenceConfig, 'reverseDns' | 'dnsServers'>>;
   /** who answers PTR lookups (default: node:dns over the configured resolvers; the demo supplies its own) */
   ptrResolver?: PtrResolver;
+  /** told after ingestion committed events of a workspace (the Live page's notices, C9.2) */
+  onIngested?: (workspaceId: WorkspaceId) => void;
 }
 
 export function createServices(store: Store, options: ServiceOptions = {}): Services {
@@ -91,7 +93,7 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
   const intelligenceConfig = { ...DEFAULT_INTELLIGENCE, ...options.intelligence };
   const settings = new SettingsCache(store);
   const rules = new CompanyRulesCache(store);
-  const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage, reverseDns: intelligenceConfig.reverseDns }, settings, rules);
+  const ingest = new IngestService(store, new DailySalts(store), geolocator, { ipStorage: tracking.ipStorage, reverseDns: intelligenceConfig.reverseDns, onIngested: options.onIngested }, settings, rules);
   const intelligence = new IntelligenceWorker(store, settings);
   const reverseDns = new ReverseDnsWorker(store, options.ptrResolver ?? new SystemPtrResolver(intelligenceConfig.dnsServers));
   return {

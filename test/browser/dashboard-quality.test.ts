@@ -21,6 +21,7 @@ import { storeKinds } from '../helpers/stores.js';
 /** Each route of dashboard/src/router.tsx behind sign-in, with how to reach one of its pages and a heading it shows. */
 const PAGES: { route: string; heading: string }[] = [
   { route: '/', heading: 'Overview' },
+  { route: '/live', heading: 'Live' },
   { route: '/leads', heading: 'Leads' },
   { route: '/leads/$leadId', heading: '' },
   { route: '/identities', heading: 'Identities' },

@@ -5,6 +5,7 @@
  * no socket).
  */
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { LiveHub } from '../../src/services/live/live-hub.js';
 import { buildApp } from '../../src/app.js';
 import { DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type IntelligenceConfig, type RateLimitConfig, type TrackingConfig, type WebhookConfig } from '../../src/config.js';
 import type { StoreKind } from '../../src/db/codec.js';
@@ -52,6 +53,8 @@ export interface TestAppOptions {
   webhooks?: Partial<WebhookConfig>;
   /** lead intelligence settings (C6.6: REVERSE_DNS, DNS_SERVERS) */
   intelligence?: Partial<IntelligenceConfig>;
+  /** the Live page's hub (C9.2): a test's own limits, or one over Redis */
+  live?: LiveHub;
 }
 
 /** Tracking with limits that tests not about rate limiting never meet. */
@@ -71,6 +74,7 @@ export async function createTestApp(kind: StoreKind, options: TestAppOptions = {
     clock: options.clock,
     limiter: options.limiter,
     extraRoutes: options.extraRoutes,
+    live: options.live,
   });
   await app.ready();
   let listening: Promise<string> | undefined;

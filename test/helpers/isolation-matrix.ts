@@ -101,7 +101,11 @@ export type Operation =
    * an unknown one (404) and its notes stay as they were; a shared lead id
    * names the caller's lead, whose notes are the caller's only
    */
-  | { kind: 'notes'; action: 'list' | 'create' | 'read' };
+  | { kind: 'notes'; action: 'list' | 'create' | 'read' }
+  /** the Live page (CONTRACT C9.2): the caller's visits only */
+  | { kind: 'live' }
+  /** the Live page's event stream: the caller's visits notify it, the other workspace's never */
+  | { kind: 'live-stream' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -183,6 +187,8 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/tracking-status': { kind: 'summary', of: 'tracking-status' },
   'GET /dashboard/api/search': { kind: 'search' },
+  'GET /dashboard/api/live': { kind: 'live' },
+  'GET /dashboard/api/live/stream': { kind: 'live-stream' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },
   'GET /api/v1/leads/:id/notes': { kind: 'notes', action: 'list' },
   'POST /api/v1/leads/:id/notes': { kind: 'notes', action: 'create' },

@@ -31,6 +31,9 @@ export const LEAST_ROLE: Record<string, Access> = {
   'GET /dashboard/api/tracking-status': 'viewer',
   // C9.1: the search box is in the header of every page, every member's
   'GET /dashboard/api/search': 'viewer',
+  // C9.2: the Live page and its stream of notices, every member's
+  'GET /dashboard/api/live': 'viewer',
+  'GET /dashboard/api/live/stream': 'viewer',
   'GET /dashboard/api/leads': 'viewer',
   'GET /dashboard/api/leads/:id': 'viewer',
   'PATCH /dashboard/api/leads/:id': 'member',

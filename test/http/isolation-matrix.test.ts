@@ -28,6 +28,7 @@ import {
   type SharedIds,
   type Target,
 } from '../helpers/isolation-matrix.js';
+import { openLiveStream } from '../helpers/live.js';
 import { storeKinds } from '../helpers/stores.js';
 import { conversion, createSiteKey, identify, pageView, postEvents } from '../helpers/tracking.js';
 
@@ -466,6 +467,37 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     }
   }
 
+  async function checkLive(caller: Holdings, other: Holdings) {
+    for (const holder of [caller, other]) {
+      const [key] = siteKeys.get(holder.tag)!.values();
+      expect((await postEvents(base, key!, [pageView(randomUUID(), `/live-${holder.tag}`)])).status).toBe(202);
+    }
+    const answer = await call(caller.workspace, 'GET', '/dashboard/api/live');
+    expect(answer.status).toBe(200);
+    const pages = (answer.body.data as { visits: { current_page: string | null }[] }).visits.map((visit) => visit.current_page ?? '');
+    expect(pages.some((page) => page.endsWith(`/live-${caller.tag}`))).toBe(true);
+    expect(pages.some((page) => page.endsWith(`/live-${other.tag}`))).toBe(false);
+  }
+
+  async function checkLiveStream(caller: Holdings, other: Holdings) {
+    const session = caller.session!;
+    const stream = await openLiveStream(base, { cookie: session.cookie, 'x-csrf-token': session.csrf });
+    try {
+      expect(stream.status).toBe(200);
+      const [otherKey] = siteKeys.get(other.tag)!.values();
+      // a notice of the caller's own earlier visits may still be on its way (coalesced for 500 ms)
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const before = stream.received;
+      expect((await postEvents(base, otherKey!, [pageView(randomUUID(), '/live-elsewhere')])).status).toBe(202);
+      await expect(stream.waitBeyond(before, 1500)).rejects.toThrow();
+      const [key] = siteKeys.get(caller.tag)!.values();
+      expect((await postEvents(base, key!, [pageView(randomUUID(), '/live-own')])).status).toBe(202);
+      await stream.waitBeyond(before, 5000);
+    } finally {
+      await stream.close();
+    }
+  }
+
   async function checkSwitch(caller: Holdings, other: Holdings, operation: PlannedOperation) {
     for (const workspaceId of [other.workspace.id, randomUUID()]) {
       const answer = await call(caller.workspace, 'PUT', operation.route.url, { workspace_id: workspaceId });
@@ -692,6 +724,12 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'search':
             await checkSearch(caller, other);
+            break;
+          case 'live':
+            await checkLive(caller, other);
+            break;
+          case 'live-stream':
+            await checkLiveStream(caller, other);
             break;
           case 'switch':
             await checkSwitch(caller, other, operation!);

@@ -16,6 +16,7 @@ import { ErrorState, Loading } from './states';
 
 const NAV = [
   { to: '/', label: 'Overview' },
+  { to: '/live', label: 'Live' },
   { to: '/leads', label: 'Leads' },
   { to: '/identities', label: 'Identities' },
   { to: '/companies', label: 'Companies' },

@@ -13,12 +13,16 @@ import { FirstRun } from '../components/first-run';
 import { Empty, Loading, QueryView } from '../components/states';
 import { shortDay } from '../format';
 import type { Overview, TopPage } from '../types';
+import { useLiveStream } from '../components/live-stream';
+import { useLiveSnapshot } from './live';
 
 const LeadsChart = lazy(() => import('../components/leads-chart'));
 
 export function OverviewPage() {
   const { days = 30 } = useSearch({ from: '/app/' });
   const navigate = useNavigate();
+  useLiveStream();
+  const live = useLiveSnapshot();
   const overview = useQuery({
     queryKey: ['overview', days],
     queryFn: () => api<{ data: Overview }>(`/overview?days=${days}`).then((body) => body.data),
@@ -48,6 +52,12 @@ export function OverviewPage() {
         {(data) => (
           <>
             <div className="tiles">
+              <section className="tile" aria-label="Active visitors">
+                <span className="tile-label">Active visitors</span>
+                <span className="tile-value">{live.data === undefined ? '…' : live.data.active_visitors.toLocaleString('en')}</span>
+                <span className="muted">in the last 5 minutes</span>
+                <Link to="/live">See them live</Link>
+              </section>
               <section className="tile" aria-label="Leads in the period">
                 <span className="tile-label">Leads</span>
                 <span className="tile-value">{data.totals.leads.toLocaleString('en')}</span>

@@ -21,6 +21,7 @@ import { changesMigration } from './0014-changes.js';
 import { leadScoreMigration } from './0015a-lead-score.js';
 import { leadNotesMigration } from './0015b-lead-notes.js';
 import { alertsMigration } from './0019a-alerts.js';
+import { searchPairsMigration } from './0013b-search-pairs.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0015a-lead-score': leadScoreMigration,
   '0015b-lead-notes': leadNotesMigration,
   '0019a-alerts': alertsMigration,
+  '0013b-search-pairs': searchPairsMigration,
 };
 
 /** the names of every migration in the order they apply (by name, as the migrator sorts them): what a store at the latest schema has recorded */

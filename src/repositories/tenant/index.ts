@@ -19,6 +19,7 @@ import { IntelligenceDueRepository } from './intelligence-due.repository.js';
 import { LeadCountsRepository } from './lead-counts.repository.js';
 import { LeadNotesRepository } from './lead-notes.repository.js';
 import { LeadsRepository } from './leads.repository.js';
+import { LiveRepository } from './live.repository.js';
 import { ListMembersRepository } from './list-members.repository.js';
 import { ListsRepository } from './lists.repository.js';
 import { MembersRepository } from './members.repository.js';
@@ -58,6 +59,7 @@ export interface TenantRepositories {
   changes: ChangesRepository;
   alerts: AlertsRepository;
   leadNotes: LeadNotesRepository;
+  live: LiveRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -87,6 +89,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   changes: ChangesRepository,
   alerts: AlertsRepository,
   leadNotes: LeadNotesRepository,
+  live: LiveRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

@@ -5,9 +5,12 @@
  * (migration 0013a-search.ts): pg_trgm's GIN indexes serve `ILIKE` on
  * PostgreSQL; on SQLite the FTS5 trigram table of each searched table is
  * matched with the text as a phrase of trigrams, or, for two characters, with
- * every trigram of the index's vocabulary that begins with them.
+ * every trigram of the index's vocabulary that begins with them. pg_trgm
+ * cannot serve two characters: there the GIN index on the value's character
+ * pairs (leadlight_pairs, migration 0013b) does.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import type { Schema } from '../../db/schema.js';
 import { TenantRepository } from './tenant-repository.js';
 
 export interface PersonHit {
@@ -40,13 +43,20 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+type Searched = 'identities' | 'companies' | 'leads';
+
+/** PostgreSQL: `column` contains `text`, case-insensitively, through one of its GIN indexes (pairs for two characters, else trigrams) */
+function contains<T extends Searched>(eb: ExpressionBuilder<Schema, T>, column: 'name' | 'email' | 'domain' | 'code', text: string) {
+  if ([...text].length === 2) return sql<boolean>`leadlight_pairs(${sql.ref(column)}) @> ${sql.val([text.toLowerCase()])}::text[]`;
+  return eb(sql.ref(column), 'ilike', containsPattern(text));
+}
+
 export class SearchRepository extends TenantRepository {
   async people(text: string, limit: number): Promise<PersonHit[]> {
     const query = this.scope.selectFrom('identities').select(['id', 'name', 'email']).limit(limit);
     if (this.codec.kind === 'sqlite') return query.where(this.#matches('identities', text, limit)).orderBy(sql`rowid`, 'desc').execute();
-    const pattern = containsPattern(text);
     return query
-      .where((eb) => eb.or([eb('name', 'ilike', pattern), eb('email', 'ilike', pattern)]))
+      .where((eb) => eb.or([contains(eb, 'name', text), contains(eb, 'email', text)]))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -55,9 +65,8 @@ export class SearchRepository extends TenantRepository {
   async companies(text: string, limit: number): Promise<CompanyHit[]> {
     const query = this.scope.selectFrom('companies').select(['id', 'name', 'domain']).limit(limit);
     if (this.codec.kind === 'sqlite') return query.where(this.#matches('companies', text, limit)).orderBy(sql`rowid`, 'desc').execute();
-    const pattern = containsPattern(text);
     return query
-      .where((eb) => eb.or([eb('name', 'ilike', pattern), eb('domain', 'ilike', pattern)]))
+      .where((eb) => eb.or([contains(eb, 'name', text), contains(eb, 'domain', text)]))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -66,11 +75,11 @@ export class SearchRepository extends TenantRepository {
   async leads(text: string, limit: number): Promise<LeadHit[]> {
     const query = this.scope.selectFrom('leads').select(['id', 'code']).limit(limit);
     if (this.codec.kind === 'sqlite') return query.where(this.#matches('leads', text, limit)).orderBy(sql`rowid`, 'desc').execute();
-    return query.where('code', 'ilike', containsPattern(text)).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    return query.where((eb) => contains(eb, 'code', text)).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   }
 
   /** SQLite: the rows of `table` whose FTS5 trigram index holds `text` (the newest `limit` of the workspace's) */
-  #matches(table: 'identities' | 'companies' | 'leads', text: string, limit: number): RawBuilder<boolean> {
+  #matches(table: Searched, text: string, limit: number): RawBuilder<boolean> {
     const index = sql.raw(`${table}_search`);
     const lower = text.toLowerCase();
     const expression =

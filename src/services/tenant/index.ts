@@ -19,6 +19,7 @@ import { IntelligenceSettingsService } from './intelligence-settings.service.js'
 import { LeadNotesService } from './lead-notes.service.js';
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
+import { LiveService } from './live.service.js';
 import { OverviewService } from './overview.service.js';
 import { SearchService } from './search.service.js';
 import { UsersService } from './users.service.js';
@@ -41,6 +42,7 @@ export class WorkspaceServices {
   #search?: SearchService;
   #alerts?: AlertsService;
   #leadNotes?: LeadNotesService;
+  #live?: LiveService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -63,6 +65,10 @@ export class WorkspaceServices {
 
   get identities(): IdentitiesService {
     return (this.#identities ??= new IdentitiesService(this.store));
+  }
+
+  get live(): LiveService {
+    return (this.#live ??= new LiveService(this.store));
   }
 
   get search(): SearchService {

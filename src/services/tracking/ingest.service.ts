@@ -49,6 +49,8 @@ export interface IngestOptions {
   ipStorage: IpStorage;
   /** whether addresses whose network names no company are queued for reverse DNS (C6.6; REVERSE_DNS) */
   reverseDns?: boolean;
+  /** told after a commit that wrote events of the workspace (the Live page's notices, C9.2): synchronous, never awaited */
+  onIngested?: (workspaceId: WorkspaceId) => void;
 }
 
 const monthOf = (ms: number): Month => formatInstant(ms).slice(0, 7);
@@ -128,6 +130,7 @@ export class IngestService {
     const claimed = await this.store.forWorkspace(workspaceId).transaction((repos) => deriveBatch(repos, incoming, facts));
     counts.accepted = claimed.size;
     counts.duplicates += incoming.length - claimed.size;
+    if (claimed.size > 0) this.options.onIngested?.(workspaceId);
     return counts;
   }
 
