@@ -17,11 +17,11 @@ import { companySourcesMigration } from './0011-company-sources.js';
 import { enrichmentMigration } from './0012a-enrichment.js';
 import { accountsMigration as companyAccountsMigration } from './0012b-accounts.js';
 import { searchMigration } from './0013a-search.js';
+import { searchPairsMigration } from './0013b-search-pairs.js';
 import { changesMigration } from './0014-changes.js';
 import { leadScoreMigration } from './0015a-lead-score.js';
 import { leadNotesMigration } from './0015b-lead-notes.js';
 import { alertsMigration } from './0019a-alerts.js';
-import { searchPairsMigration } from './0013b-search-pairs.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -38,16 +38,16 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0012a-enrichment': enrichmentMigration,
   '0012b-accounts': companyAccountsMigration,
   '0013a-search': searchMigration,
+  '0013b-search-pairs': searchPairsMigration,
   '0014-changes': changesMigration,
   '0015a-lead-score': leadScoreMigration,
   '0015b-lead-notes': leadNotesMigration,
   '0019a-alerts': alertsMigration,
-  '0013b-search-pairs': searchPairsMigration,
 };
 
 /** the names of every migration in the order they apply (by name, as the migrator sorts them): what a store at the latest schema has recorded */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
 
 export function migrations(kind: StoreKind): Record<string, Migration> {
-  return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, migration(kind)]));
+  return Object.fromEntries(MIGRATION_NAMES.map((name) => [name, MIGRATIONS[name]!(kind)]));
 }
