@@ -130,6 +130,8 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/alerts/:id': { kind: 'alert', action: 'read' },
   'PATCH /api/v1/alerts/:id': { kind: 'alert', action: 'update' },
   'DELETE /api/v1/alerts/:id': { kind: 'alert', action: 'delete' },
+  'GET /api/v1/alerts/:id/deliveries': { kind: 'alert', action: 'deliveries' },
+  'POST /api/v1/alerts/:id/test': { kind: 'alert', action: 'test' },
   'GET /api/v1/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /api/v1/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { changed: true }, summary: { x: 1 } } },
   'GET /api/v1/identities': { kind: 'list', resource: 'identities' },

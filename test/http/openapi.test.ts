@@ -67,6 +67,8 @@ const ENDPOINTS: Record<string, string[]> = {
   '/api/v1/company-rules/{id}': ['get', 'delete'],
   '/api/v1/alerts': ['get', 'post'],
   '/api/v1/alerts/{id}': ['get', 'patch', 'delete'],
+  '/api/v1/alerts/{id}/deliveries': ['get'],
+  '/api/v1/alerts/{id}/test': ['post'],
 };
 
 /** The spec's field tables, and the error body of C3.5. */
@@ -182,14 +184,14 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
     }
   });
 
-  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 11 of C6, company rules (C6.8), deletion, erasure and webhooks (C8.4, C8.5), and alerts (C10.1)', () => {
+  it('lists every path and method of the API: the 14 endpoints of the spec, GET /identities/{id} (C4.5), the 11 of C6, company rules (C6.8), deletion, erasure and webhooks (C8.4, C8.5), and alerts (C10.1, C10.3)', () => {
     const apiPaths = Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/'));
     expect(apiPaths.sort()).toEqual(Object.keys(ENDPOINTS).sort());
     for (const [path, methods] of Object.entries(ENDPOINTS)) {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(44);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(46);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {
