@@ -215,10 +215,50 @@ describe.each(storeKinds())('alerts fire and are delivered on %s (C10.1–C10.3)
     expect(message!.blocks.map((block) => block.text?.text ?? '').join('\n')).toContain(`(exact-${tag}.com)`);
   });
 
+  it('C10.1: a person added to a list fires segment_entered for that list only, with the membership', async () => {
+    // list additions and the intelligence worker take the real time
+    clock = Date.now() + 1_000;
+    const path = `/segment-${randomUUID().slice(0, 6)}`;
+    const list = async (name: string) => ((await t.as(ws, { method: 'POST', url: '/api/v1/lists', payload: { name } })).json() as { data: { id: string } }).data.id;
+    const hot = await list('Hot accounts');
+    const cold = await list('Cold accounts');
+    const alertId = await createAlert({ name: 'Hot', trigger: { type: 'segment_entered', list_id: hot }, destination: { type: 'slack', url: `${receiver.url}${path}` } });
+    const visitor = randomUUID();
+    const email = `seg-${randomUUID().slice(0, 6)}@example.com`;
+    await send([identify(visitor, { email, name: 'Sam Segment' })]);
+    const identity = await identityId(email);
+    await t.as(ws, { method: 'POST', url: `/api/v1/lists/${cold}/identities`, payload: { identity_ids: [identity] } });
+    expect(await deliveries(alertId)).toHaveLength(0);
+    const added = await t.as(ws, { method: 'POST', url: `/api/v1/lists/${hot}/identities`, payload: { identity_ids: [identity] } });
+    expect(added.statusCode).toBe(200);
+    expect(await deliveries(alertId)).toHaveLength(1);
+    await worker.runOnce();
+    expect(slackAt(path)[0]!.text).toContain('Sam Segment was added to Hot accounts');
+  });
+
+  it('C10.1: score_reached fires when the intelligence worker writes a lead score that reaches it, once', async () => {
+    clock = Date.now() + 1_000;
+    const path = `/score-${randomUUID().slice(0, 6)}`;
+    const alertId = await createAlert({ name: 'Hot lead', trigger: { type: 'score_reached', score: 5 }, destination: { type: 'slack', url: `${receiver.url}${path}` } });
+    const visitor = randomUUID();
+    await send([identify(visitor, { email: `score-${randomUUID().slice(0, 6)}@example.com`, name: 'Sue Score' }), pageView(visitor, '/pricing'), conversion(visitor, 'demo')]);
+    expect(await deliveries(alertId)).toHaveLength(0);
+    await t.services.intelligence.runOnce(clock);
+    expect(await deliveries(alertId)).toHaveLength(1);
+    // refreshed again with the same score: it reached it once
+    await send([pageView(visitor, '/about')]);
+    await t.services.intelligence.runOnce(clock);
+    expect(await deliveries(alertId)).toHaveLength(1);
+    await worker.runOnce();
+    const [message] = slackAt(path);
+    expect(message!.text).toMatch(/Sue Score reached a score of \d+/);
+    expect(message!.blocks.map((block) => block.text?.text ?? '').join('\n')).toMatch(/\*Score:\* \d+\n• /);
+  });
+
   it('C10.3: POST /alerts/{id}/test sends a sample marked as a test, whatever the cooldown; it is in the deliveries log', async () => {
     const path = `/test-${randomUUID().slice(0, 6)}`;
     // the test is queued at the server's real time
-    clock = Date.now() + 1_000;
+    clock = Math.max(clock, Date.now() + 1_000);
     const alertId = await createAlert({ name: 'Try me', trigger: { type: 'conversion' }, destination: { type: 'slack', url: `${receiver.url}${path}` }, enabled: false });
     for (let round = 0; round < 2; round += 1) {
       const answer = await t.as(ws, { method: 'POST', url: `/api/v1/alerts/${alertId}/test` });
