@@ -202,6 +202,12 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/company-rules': { kind: 'company-rule', action: 'list' },
   'POST /dashboard/api/company-rules': { kind: 'company-rule', action: 'create' },
   'DELETE /dashboard/api/company-rules/:id': { kind: 'company-rule', action: 'delete' },
+  'GET /dashboard/api/alerts': { kind: 'alert', action: 'list' },
+  'POST /dashboard/api/alerts': { kind: 'alert', action: 'create' },
+  'PATCH /dashboard/api/alerts/:id': { kind: 'alert', action: 'update' },
+  'DELETE /dashboard/api/alerts/:id': { kind: 'alert', action: 'delete' },
+  'POST /dashboard/api/alerts/:id/test': { kind: 'alert', action: 'test' },
+  'GET /dashboard/api/alerts/:id/deliveries': { kind: 'alert', action: 'deliveries' },
   'POST /e': { kind: 'ingest' },
 };
 
