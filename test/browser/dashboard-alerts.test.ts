@@ -49,8 +49,8 @@ describe.each(storeKinds())('alerts in the dashboard in a browser, on %s', (kind
     await t?.close();
   });
 
-  async function settingsAs(person: Person): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  async function settingsAs(person: Person, width = 1280): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
@@ -119,5 +119,21 @@ describe.each(storeKinds())('alerts in the dashboard in a browser, on %s', (kind
     await expect(section.getByRole('form', { name: 'Add an alert' }).count()).resolves.toBe(0);
     await section.getByRole('button', { name: 'Deliveries' }).click();
     await section.getByRole('table', { name: 'Deliveries of Pricing viewed' }).waitFor();
+  });
+
+  it('C9.9: at 390 px wide every control of the Alerts section is inside the viewport', async () => {
+    const page = await settingsAs(admin, 390);
+    const section = page.getByRole('region', { name: 'Alerts' });
+    await section.getByText('Pricing viewed', { exact: true }).first().waitFor();
+    const controls = section.locator('button:visible, input:visible, select:visible');
+    const count = await controls.count();
+    expect(count).toBeGreaterThan(5);
+    for (let index = 0; index < count; index += 1) {
+      const box = await controls.nth(index).boundingBox();
+      expect(box, `control ${index}`).not.toBeNull();
+      expect(box!.x, `control ${index}`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `control ${index}`).toBeLessThanOrEqual(390);
+    }
+    await screenshot(page, `alerts-admin-390-${kind}`);
   });
 });

@@ -255,6 +255,21 @@ describe.each(storeKinds())('alerts fire and are delivered on %s (C10.1–C10.3)
     expect(message!.blocks.map((block) => block.text?.text ?? '').join('\n')).toMatch(/\*Score:\* \d+\n• /);
   });
 
+  it('C10.2: Slack\'s Block Kit limits hold for long names: the header is cut at 150 characters, the notification text keeps the whole name', async () => {
+    clock = Math.max(clock, Date.now() + 1_000);
+    const path = `/long-${randomUUID().slice(0, 6)}`;
+    const name = `${'Very long alert name '.repeat(10)}end`.slice(0, 200);
+    expect(name).toHaveLength(200);
+    const alertId = await createAlert({ name, trigger: { type: 'conversion' }, destination: { type: 'slack', url: `${receiver.url}${path}` } });
+    expect((await t.as(ws, { method: 'POST', url: `/api/v1/alerts/${alertId}/test` })).statusCode).toBe(202);
+    await worker.runOnce();
+    const [message] = slackAt(path);
+    const header = message!.blocks[0]!.text!.text;
+    expect(header).toHaveLength(SLACK_LIMITS.header);
+    expect(header.endsWith('…')).toBe(true);
+    expect(message!.text).toContain(name);
+  });
+
   it('C10.3: POST /alerts/{id}/test sends a sample marked as a test, whatever the cooldown; it is in the deliveries log', async () => {
     const path = `/test-${randomUUID().slice(0, 6)}`;
     // the test is queued at the server's real time
