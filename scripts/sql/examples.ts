@@ -283,6 +283,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     emailsOf: [one([[ID]])],
     deleteDeliveriesNaming: [one([[ID, 'ada@example.com']])],
     deleteAnswersNaming: [one([[ID, 'ada@example.com']])],
+    deleteAlertDeliveriesNaming: [one([[ID, 'ada@example.com'], [`identity:${ID}`]])],
   }),
   operator('server-secrets.repository', ServerSecretsRepository, {
     find: [one(['cursor'])],

@@ -134,3 +134,17 @@ where
       or lower("response_headers") like ? escape '\'
     )
   );
+
+-- ErasureRepository.deleteAlertDeliveriesNaming
+delete from "alert_cooldowns"
+where
+  "alert_cooldowns"."workspace_id" = ?
+  and "subject" in (?);
+
+delete from "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = ?
+  and (
+    lower(cast("payload" as text)) like ? escape '\'
+    or lower(cast("payload" as text)) like ? escape '\'
+  );

@@ -270,6 +270,23 @@ describe.each(storeKinds())('alerts fire and are delivered on %s (C10.1–C10.3)
     expect(message!.text).toContain(name);
   });
 
+  it('C8.4: erasing a person deletes the alert deliveries that name them (their cooldowns go too); others stay', async () => {
+    clock = Math.max(clock, Date.now() + 1_000);
+    const path = `/erase-${randomUUID().slice(0, 6)}`;
+    const alertId = await createAlert({ name: 'Erasable', trigger: { type: 'conversion' }, destination: { type: 'slack', url: `${receiver.url}${path}` } });
+    const visitor = randomUUID();
+    const email = `erase-${randomUUID().slice(0, 6)}@example.com`;
+    const keep = randomUUID();
+    await send([identify(visitor, { email, name: 'Erin Erased' }), conversion(visitor, 'signup'), identify(keep, { email: `keep-${randomUUID().slice(0, 6)}@example.com` }), conversion(keep, 'signup')]);
+    expect(await deliveries(alertId)).toHaveLength(2);
+    const erased = await t.as(ws, { method: 'POST', url: '/api/v1/erasures', payload: { email } });
+    expect(erased.statusCode).toBe(200);
+    const left = await deliveries(alertId);
+    expect(left).toHaveLength(1);
+    expect(JSON.stringify(left)).not.toContain(email);
+    expect(left[0]!.subject).not.toContain(visitor);
+  });
+
   it('C10.3: POST /alerts/{id}/test sends a sample marked as a test, whatever the cooldown; it is in the deliveries log', async () => {
     const path = `/test-${randomUUID().slice(0, 6)}`;
     // the test is queued at the server's real time

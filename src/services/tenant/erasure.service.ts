@@ -36,6 +36,8 @@ export interface ErasureCounts {
 export interface Scrubbed {
   webhook_deliveries: number;
   idempotency_keys: number;
+  /** alert deliveries whose facts name them (C10.3) */
+  alert_deliveries: number;
 }
 
 export class ErasureService {
@@ -67,6 +69,10 @@ export class ErasureService {
       const scrubbed = {
         webhook_deliveries: await erasure.deleteDeliveriesNaming(named),
         idempotency_keys: await erasure.deleteAnswersNaming(named),
+        alert_deliveries: await erasure.deleteAlertDeliveriesNaming(named, [
+          ...person.identityIds.map((id) => `identity:${id}`),
+          ...person.visitorIds.map((id) => `visitor:${id}`),
+        ]),
       };
       return { identities, activity, personalities, events, list_memberships: listMemberships, leads: leads.length, person, scrubbed };
     });
