@@ -41,6 +41,7 @@ import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
 import { intelligenceRoutes } from './http/routes/dashboard/intelligence.routes.js';
 import { siteKeyRoutes } from './http/routes/dashboard/site-keys.routes.js';
 import { webhookRoutes as dashboardWebhookRoutes } from './http/routes/dashboard/webhooks.routes.js';
+import { alertRoutes as dashboardAlertRoutes } from './http/routes/dashboard/alerts.routes.js';
 import { erasuresRoutes } from './http/routes/erasures.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
@@ -215,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(accountsRoutes);
       await dashboard.register(searchRoutes);
       await dashboard.register(liveRoutes, { hub: live });
+      await dashboard.register(dashboardAlertRoutes);
     },
     { prefix: DASHBOARD_API_PREFIX },
   );

@@ -148,6 +148,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** company enrichment from websites and a provider (C6.7) */
   enrichment: EnrichmentConfig;
+  /** alert delivery (C10.2) */
+  alerts: AlertConfig;
 }
 
 export interface IntelligenceConfig {
@@ -189,6 +191,34 @@ export interface WebhookConfig {
 }
 
 export const DEFAULT_WEBHOOKS: WebhookConfig = { allowPrivate: false, retryBaseMs: 5_000, pollMs: 1_000 };
+
+/** Alert delivery (CONTRACT C10.2): email over SMTP, links to the dashboard. */
+export interface AlertConfig {
+  /** SMTP_URL: smtp:// or smtps://, with optional credentials; unset: email alerts fail (and say why) */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM: the sender of alert emails */
+  smtpFrom: string;
+  /** PUBLIC_URL: the base of the dashboard links in messages */
+  publicUrl: string | undefined;
+}
+
+export const DEFAULT_ALERTS: AlertConfig = { smtpUrl: undefined, smtpFrom: 'Leadlight <alerts@localhost>', publicUrl: undefined };
+
+function alertConfig(env: Env, publicBase: string): AlertConfig {
+  const smtpUrl = read(env, 'SMTP_URL');
+  if (smtpUrl !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(smtpUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:')) {
+      throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465');
+    }
+  }
+  return { smtpUrl, smtpFrom: read(env, 'SMTP_FROM') ?? DEFAULT_ALERTS.smtpFrom, publicUrl: publicBase };
+}
 
 /** Company enrichment (CONTRACT C6.7; docs/intelligence.md, "Enrichment"). */
 export interface EnrichmentConfig {
@@ -506,5 +536,6 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: integer(env, 'WEBHOOK_POLL_MS', DEFAULT_WEBHOOKS.pollMs, 10, 86_400_000),
     },
     enrichment: enrichment(env),
+    alerts: alertConfig(env, publicUrl(env, host, port)),
   };
 }

@@ -162,7 +162,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const address = await app.listen({ host: config.host, port: config.port });
     const url = displayUrl(address);
     if (demo !== undefined) printDemo(options.output, demo, url);
-    const services = createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks, intelligence: config.intelligence, enrichment: config.enrichment });
+    const services = createServices(new Store(database), { tracking: config.tracking, webhooks: config.webhooks, intelligence: config.intelligence, enrichment: config.enrichment, alerts: config.alerts });
     const maintenance = services.trackingMaintenance;
     maintenance.start(MAINTENANCE_INTERVAL_MS, (error) => logger.warn({ err: error }, 'tracking maintenance failed; it runs again within the hour'));
     const intelligence = config.intelligence.worker ? services.intelligence : undefined;
@@ -182,6 +182,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
     // every process drains the webhook outbox (C8.5)
     const webhooks = services.webhookWorker;
     webhooks.start((error) => logger.warn({ err: error }, 'webhook delivery failed; it runs again shortly'));
+    // and the alert outbox (C10.3)
+    const alerts = services.alertWorker;
+    alerts.start((error) => logger.warn({ err: error }, 'alert delivery failed; it runs again shortly'));
     return {
       app,
       database,
@@ -197,6 +200,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
         await reverseDns?.stop();
         await enrichment?.stop();
         await webhooks.stop();
+        await alerts.stop();
         await database.close();
       },
     };

@@ -12,6 +12,7 @@ import {
   DEFAULT_ADMISSION,
   DEFAULT_ENRICHMENT,
   DEFAULT_HTTP_LIMITS,
+  DEFAULT_ALERTS,
   DEFAULT_INTELLIGENCE,
   DEFAULT_TRACKING,
   DEFAULT_WEBHOOKS,
@@ -39,6 +40,7 @@ describe('configuration (C1.3)', () => {
       intelligence: DEFAULT_INTELLIGENCE,
       webhooks: DEFAULT_WEBHOOKS,
       enrichment: DEFAULT_ENRICHMENT,
+      alerts: { ...DEFAULT_ALERTS, publicUrl: 'http://127.0.0.1:3000' },
     };
     expect(config).toEqual(expected);
     expect(config.database.kind === 'sqlite' && path.isAbsolute(config.database.filename)).toBe(true);

@@ -20,6 +20,7 @@ import { SiteKeysRepository } from '../../src/repositories/operator/site-keys.re
 import { TrackingSaltsRepository } from '../../src/repositories/operator/tracking-salts.repository.js';
 import { UserSessionsRepository } from '../../src/repositories/operator/user-sessions.repository.js';
 import { WebhookQueueRepository } from '../../src/repositories/operator/webhook-queue.repository.js';
+import { AlertQueueRepository } from '../../src/repositories/operator/alert-queue.repository.js';
 import { WorkspacesRepository } from '../../src/repositories/operator/workspaces.repository.js';
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { AccountActivityRepository } from '../../src/repositories/tenant/account-activity.repository.js';
@@ -203,6 +204,45 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     update: [one([ID, { name: 'x', trigger: { type: 'conversion' }, filters: {}, destination: { type: 'email', to: ['a@b.co'] as string[] }, cooldown_minutes: 5, enabled: false }, AT])],
     delete: [one([ID])],
     enabled: [one([])],
+    takeCooldown: [one([ID, `identity:${ID}`, AT, AT])],
+    enqueue: [
+      one([
+        {
+          id: ID,
+          alert_id: ID,
+          subject: `identity:${ID}`,
+          destination: ALERT.destination,
+          payload: {
+            alert: { id: ID, name: 'Pricing' },
+            trigger: ALERT.trigger,
+            subject: `identity:${ID}`,
+            summary: 'viewed /pricing',
+            person: null,
+            company: null,
+            visitor_id: ID,
+            country: null,
+            score: null,
+            reasons: [] as string[],
+            pages: [] as string[],
+            link: null,
+            occurred_at: AT,
+            test: false,
+          },
+          test: false,
+          at: AT,
+        },
+      ]),
+    ],
+    deliveries: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+  }),
+  operator('alert-queue.repository', AlertQueueRepository, {
+    claimDue: [one([AT, AT, 20])],
+    settle: [
+      one([
+        { workspace_id: WORKSPACE, id: ID, alert_id: ID, destination: '{}', payload: '{}', attempts: 0, created_at: AT, log: '[]' },
+        { status: 'delivered', next_attempt_at: AT, error: null, at: AT, log: '[]' },
+      ]),
+    ],
   }),
   tenant('webhooks.repository', WebhooksRepository, {
     ...exists,
@@ -260,6 +300,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     deleteDeliveriesNaming: [one([[ID, 'ada@example.com']])],
     deleteAnswersNaming: [one([[ID, 'ada@example.com']])],
     deleteChangesNaming: [one([[ID, 'ada@example.com']])],
+    deleteAlertDeliveriesNaming: [one([[ID, 'ada@example.com'], [`identity:${ID}`]])],
   }),
   operator('server-secrets.repository', ServerSecretsRepository, {
     find: [one(['cursor'])],
@@ -428,6 +469,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     labelsByIds: [one([[ID, ID]], 'the companies of a page of leads')],
     ...exists,
     findById: [one([ID])],
+    lastSeen: [one([[ID, ID]])],
     list: [
       one([{}, FIRST_PAGE], 'no filter'),
       one([{ name: 'acme', domain: 'acme.com' }, FIRST_PAGE], 'name and domain'),
@@ -697,6 +739,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
  * `workspace_id = …` fails the snapshot check.
  */
 export const UNSCOPED_ALLOWED: Record<string, string> = {
+  'AlertQueueRepository.claimDue': "the alert worker drains every workspace's alert outbox (it then reads each claimed row by its workspace and id)",
   'WebhookQueueRepository.claimDue': "the delivery worker drains every workspace's webhook outbox (it then reads each claimed row by its workspace and id)",
   'ApiKeysRepository.findActiveByHash': 'a request learns its workspace from its key',
   'ApiKeysRepository.findById': 'the CLI rotates and revokes a key by its id',

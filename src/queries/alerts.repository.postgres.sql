@@ -188,3 +188,129 @@ from
 where
   "alerts"."workspace_id" = $1
   and "enabled" = $2;
+
+-- AlertsRepository.takeCooldown
+insert into
+  "alert_cooldowns" ("alert_id", "subject", "fired_at", "workspace_id")
+values
+  ($1, $2, $3, $4)
+on conflict ("workspace_id", "alert_id", "subject") do update
+set
+  "fired_at" = $5
+where
+  "alert_cooldowns"."fired_at" <= $6
+returning
+  "alert_id";
+
+-- AlertsRepository.enqueue
+insert into
+  "alert_deliveries" (
+    "id",
+    "alert_id",
+    "subject",
+    "destination",
+    "payload",
+    "test",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "locked_until",
+    "last_error",
+    "log",
+    "created_at",
+    "delivered_at",
+    "workspace_id"
+  )
+values
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13,
+    $14,
+    $15
+  );
+
+-- AlertsRepository.deliveries
+select
+  count(*) as "total"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = $1
+  and "alert_id" = $2;
+
+select
+  "id",
+  "alert_id",
+  "subject",
+  "destination",
+  "payload",
+  "test",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "locked_until",
+  "last_error",
+  "log",
+  "created_at",
+  "delivered_at"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = $1
+  and "alert_id" = $2
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $3
+offset
+  $4;
+
+-- AlertsRepository.deliveries: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = $1
+  and "alert_id" = $2;
+
+select
+  "id",
+  "alert_id",
+  "subject",
+  "destination",
+  "payload",
+  "test",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "locked_until",
+  "last_error",
+  "log",
+  "created_at",
+  "delivered_at"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = $1
+  and "alert_id" = $2
+  and ("created_at", "id") < ($3, $4)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $5
+offset
+  $6;

@@ -180,3 +180,113 @@ from
 where
   "alerts"."workspace_id" = ?
   and "enabled" = ?;
+
+-- AlertsRepository.takeCooldown
+insert into
+  "alert_cooldowns" ("alert_id", "subject", "fired_at", "workspace_id")
+values
+  (?, ?, ?, ?)
+on conflict ("workspace_id", "alert_id", "subject") do update
+set
+  "fired_at" = ?
+where
+  "alert_cooldowns"."fired_at" <= ?
+returning
+  "alert_id";
+
+-- AlertsRepository.enqueue
+insert into
+  "alert_deliveries" (
+    "id",
+    "alert_id",
+    "subject",
+    "destination",
+    "payload",
+    "test",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "locked_until",
+    "last_error",
+    "log",
+    "created_at",
+    "delivered_at",
+    "workspace_id"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- AlertsRepository.deliveries
+select
+  count(*) as "total"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = ?
+  and "alert_id" = ?;
+
+select
+  "id",
+  "alert_id",
+  "subject",
+  "destination",
+  "payload",
+  "test",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "locked_until",
+  "last_error",
+  "log",
+  "created_at",
+  "delivered_at"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = ?
+  and "alert_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- AlertsRepository.deliveries: page after a cursor (keyset)
+select
+  count(*) as "total"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = ?
+  and "alert_id" = ?;
+
+select
+  "id",
+  "alert_id",
+  "subject",
+  "destination",
+  "payload",
+  "test",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "locked_until",
+  "last_error",
+  "log",
+  "created_at",
+  "delivered_at"
+from
+  "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = ?
+  and "alert_id" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;

@@ -62,6 +62,16 @@ where
   "companies"."workspace_id" = $1
   and "id" = $2;
 
+-- CompaniesRepository.lastSeen
+select
+  "id",
+  "last_seen"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and "id" in ($2, $3);
+
 -- CompaniesRepository.list: no filter
 select
   count(*) as "total"

@@ -54,6 +54,16 @@ where
   "companies"."workspace_id" = ?
   and "id" = ?;
 
+-- CompaniesRepository.lastSeen
+select
+  "id",
+  "last_seen"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "id" in (?, ?);
+
 -- CompaniesRepository.list: no filter
 select
   count(*) as "total"

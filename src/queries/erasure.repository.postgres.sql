@@ -148,3 +148,17 @@ where
     lower("payload") like $2 escape '\'
     or lower("payload") like $3 escape '\'
   );
+
+-- ErasureRepository.deleteAlertDeliveriesNaming
+delete from "alert_cooldowns"
+where
+  "alert_cooldowns"."workspace_id" = $1
+  and "subject" in ($2);
+
+delete from "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = $1
+  and (
+    lower(cast("payload" as text)) like $2 escape '\'
+    or lower(cast("payload" as text)) like $3 escape '\'
+  );

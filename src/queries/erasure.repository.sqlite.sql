@@ -143,3 +143,17 @@ where
     lower("payload") like ? escape '\'
     or lower("payload") like ? escape '\'
   );
+
+-- ErasureRepository.deleteAlertDeliveriesNaming
+delete from "alert_cooldowns"
+where
+  "alert_cooldowns"."workspace_id" = ?
+  and "subject" in (?);
+
+delete from "alert_deliveries"
+where
+  "alert_deliveries"."workspace_id" = ?
+  and (
+    lower(cast("payload" as text)) like ? escape '\'
+    or lower(cast("payload" as text)) like ? escape '\'
+  );

@@ -6,7 +6,7 @@
  * `forWorkspace`, with a WorkspaceId that a key, a session or the CLI's
  * workspace lookup produced.
  */
-import { DEFAULT_ENRICHMENT, DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type EnrichmentConfig, type IntelligenceConfig, type TrackingConfig, type WebhookConfig } from '../config.js';
+import { DEFAULT_ALERTS, DEFAULT_ENRICHMENT, DEFAULT_INTELLIGENCE, DEFAULT_TRACKING, DEFAULT_WEBHOOKS, type AlertConfig, type EnrichmentConfig, type IntelligenceConfig, type TrackingConfig, type WebhookConfig } from '../config.js';
 import type { Store } from '../repositories/index.js';
 import type { WorkspaceId } from '../tenancy/workspace-id.js';
 import { AccountsService } from './operator/accounts.service.js';
@@ -30,6 +30,7 @@ import { MmdbGeolocator, type Geolocator } from './tracking/geolocation.js';
 import { IngestService } from './tracking/ingest.service.js';
 import { TrackingMaintenance } from './tracking/maintenance.service.js';
 import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
+import { AlertDeliveryWorker } from './alerts/delivery-worker.js';
 
 export type { WorkspaceServices };
 
@@ -56,6 +57,8 @@ export interface Services {
   sessions: SessionsService;
   /** delivers the webhook outbox (C8.5); every API process starts one */
   webhookWorker: WebhookDeliveryWorker;
+  /** delivers the alert outbox (C10.3); every API process starts one */
+  alertWorker: AlertDeliveryWorker;
   /** enriches companies from their websites and the provider (C6.7); every API process starts one unless ENRICHMENT=off */
   enrichment: EnrichmentWorker;
   /** signs and checks list cursors (C8.3) */
@@ -72,6 +75,8 @@ export interface ServiceOptions {
   geolocator?: Geolocator;
   /** webhook delivery settings (C8.5) */
   webhooks?: Partial<WebhookConfig>;
+  /** alert delivery settings (C10.2): SMTP, the dashboard's address */
+  alerts?: Partial<AlertConfig>;
   /** company enrichment settings (C6.7) */
   enrichment?: Partial<EnrichmentConfig>;
   /** told when the geolocation database cannot be read */
@@ -109,6 +114,7 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
     recompute: new RecomputeService(store, settings),
     cursors: new CursorsService(store),
     webhookWorker: new WebhookDeliveryWorker(store, webhooks),
+    alertWorker: new AlertDeliveryWorker(store, webhooks, { ...DEFAULT_ALERTS, ...options.alerts }, options.clock),
     enrichment: new EnrichmentWorker(store, { ...DEFAULT_ENRICHMENT, ...options.enrichment }),
     forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId), webhooks, rules),
   };

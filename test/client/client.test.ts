@@ -159,6 +159,24 @@ describe.each(storeKinds())('@leadlight/client on %s', (kind) => {
     await expect(client.companyRules.get(created.id)).rejects.toMatchObject({ code: 'not_found', status: 404 });
   });
 
+  it('C10.1, C10.3: alerts: create, get, list, update, test, deliveries, delete; a missing trigger field is a 400 naming it', async () => {
+    const created = await client.alerts.create({ name: 'client', trigger: { type: 'score_reached', score: 60 }, destination: { type: 'email', to: ['sales@example.com'] } });
+    expect(created).toMatchObject({ name: 'client', cooldown_minutes: 1440, enabled: true, filters: {} });
+    expect(await client.alerts.get(created.id)).toEqual(created);
+    expect((await client.alerts.list().toArray()).map((alert) => alert.id)).toContain(created.id);
+    expect(await client.alerts.update(created.id, { enabled: false })).toMatchObject({ enabled: false });
+    const queued = await client.alerts.test(created.id);
+    expect(queued.queued).toBe(1);
+    expect((await client.alerts.deliveries(created.id).toArray()).map((delivery) => delivery.id)).toEqual([queued.delivery_id]);
+    await expect(client.alerts.create({ name: 'x', trigger: { type: 'score_reached' }, destination: { type: 'email', to: ['a@example.com'] } })).rejects.toMatchObject({
+      code: 'invalid_request',
+      status: 400,
+      details: { fields: { 'trigger.score': expect.any(String) } },
+    });
+    await expect(client.alerts.delete(created.id)).resolves.toBeUndefined();
+    await expect(client.alerts.get(created.id)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+  });
+
   it('C8.5: webhooks: create (secret once), get, list, update, test, deliveries, delete; a delivery verifies and has the documented shape', async () => {
     const receiver = await startReceiver();
     try {

@@ -157,6 +157,8 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/alerts/:id': { kind: 'alert', action: 'read' },
   'PATCH /api/v1/alerts/:id': { kind: 'alert', action: 'update' },
   'DELETE /api/v1/alerts/:id': { kind: 'alert', action: 'delete' },
+  'GET /api/v1/alerts/:id/deliveries': { kind: 'alert', action: 'deliveries' },
+  'POST /api/v1/alerts/:id/test': { kind: 'alert', action: 'test' },
   'GET /api/v1/leads/:id': { kind: 'read', resource: 'leads' },
   'PATCH /api/v1/leads/:id': { kind: 'update', resource: 'leads', body: { properties: { changed: true }, summary: { x: 1 } } },
   'GET /api/v1/identities': { kind: 'list', resource: 'identities' },
@@ -238,6 +240,12 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/company-rules': { kind: 'company-rule', action: 'list' },
   'POST /dashboard/api/company-rules': { kind: 'company-rule', action: 'create' },
   'DELETE /dashboard/api/company-rules/:id': { kind: 'company-rule', action: 'delete' },
+  'GET /dashboard/api/alerts': { kind: 'alert', action: 'list' },
+  'POST /dashboard/api/alerts': { kind: 'alert', action: 'create' },
+  'PATCH /dashboard/api/alerts/:id': { kind: 'alert', action: 'update' },
+  'DELETE /dashboard/api/alerts/:id': { kind: 'alert', action: 'delete' },
+  'POST /dashboard/api/alerts/:id/test': { kind: 'alert', action: 'test' },
+  'GET /dashboard/api/alerts/:id/deliveries': { kind: 'alert', action: 'deliveries' },
   'POST /e': { kind: 'ingest' },
 };
 

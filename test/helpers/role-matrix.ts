@@ -75,6 +75,13 @@ export const LEAST_ROLE: Record<string, Access> = {
   'DELETE /dashboard/api/webhooks/:id': 'admin',
   'POST /dashboard/api/webhooks/:id/test': 'admin',
   'GET /dashboard/api/webhooks/:id/deliveries': 'viewer',
+  // C10.1: admins manage alerts, members and viewers read them and their deliveries
+  'GET /dashboard/api/alerts': 'viewer',
+  'POST /dashboard/api/alerts': 'admin',
+  'PATCH /dashboard/api/alerts/:id': 'admin',
+  'DELETE /dashboard/api/alerts/:id': 'admin',
+  'POST /dashboard/api/alerts/:id/test': 'admin',
+  'GET /dashboard/api/alerts/:id/deliveries': 'viewer',
   // C6.8: a workspace's admins map networks and domains to companies; everyone reads the rules
   'GET /dashboard/api/company-rules': 'viewer',
   'POST /dashboard/api/company-rules': 'admin',

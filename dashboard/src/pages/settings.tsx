@@ -10,6 +10,7 @@ import { QueryView } from '../components/states';
 import { Time } from '../components/time';
 import { adoptSession, useSession } from '../session';
 import type { Session, WorkspaceSettings } from '../types';
+import { AlertsSection } from './settings-alerts';
 import { CompanyRulesSection } from './settings-company-rules';
 import { KeysSection } from './settings-keys';
 import { MembersSection } from './settings-members';
@@ -99,6 +100,7 @@ export function SettingsPage() {
       <KeysSection admin={current.role === 'admin'} />
       {current.features.site_keys && <SiteKeysSection admin={current.role === 'admin'} />}
       <WebhooksSection admin={current.role === 'admin'} />
+      <AlertsSection admin={current.role === 'admin'} />
       <IdealCustomerSection admin={current.role === 'admin'} />
       <CompanyRulesSection admin={current.role === 'admin'} />
       <MembersSection session={current} />

@@ -18,6 +18,10 @@ import type {
   Activity,
   ChangeEvent,
   ChangesQuery,
+  Alert,
+  AlertCreate,
+  AlertDelivery,
+  AlertUpdate,
   Company,
   CompanyEngagement,
   CompanyEngagementQuery,
@@ -358,6 +362,32 @@ export function createClient(options: ClientOptions) {
       /** deleteCompanyRule */
       delete: (id: string, call?: CallOptions): Promise<void> =>
         expectEmpty(api.DELETE('/api/v1/company-rules/{id}', { params: { path: { id } }, ...callInit(call) })),
+    },
+
+    alerts: {
+      /** createAlert: a trigger, optional filters, a destination and a cooldown (C10.1) */
+      create: (body: AlertCreate, call?: WriteOptions): Promise<Alert> =>
+        unwrap(api.POST('/api/v1/alerts', { body, ...writeInit(call) })).then((answer) => answer.data),
+      /** listAlerts */
+      list: (query?: ListQuery<'listAlerts'>, call?: CallOptions) =>
+        list<Alert>((q) => toPage(api.GET('/api/v1/alerts', { params: { query: q as ListQuery<'listAlerts'> }, ...callInit(call) })), query),
+      /** getAlert */
+      get: (id: string, call?: CallOptions): Promise<Alert> =>
+        unwrap(api.GET('/api/v1/alerts/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+      /** updateAlert */
+      update: (id: string, body: AlertUpdate, call?: CallOptions): Promise<Alert> =>
+        unwrap(api.PATCH('/api/v1/alerts/{id}', { params: { path: { id } }, body, ...callInit(call) })).then((answer) => answer.data),
+      /** deleteAlert */
+      delete: (id: string, call?: CallOptions): Promise<void> => expectEmpty(api.DELETE('/api/v1/alerts/{id}', { params: { path: { id } }, ...callInit(call) })),
+      /** listAlertDeliveries: the alert's firings and tests, newest first */
+      deliveries: (id: string, query?: ListQuery<'listAlertDeliveries'>, call?: CallOptions) =>
+        list<AlertDelivery>(
+          (q) => toPage(api.GET('/api/v1/alerts/{id}/deliveries', { params: { path: { id }, query: q as ListQuery<'listAlertDeliveries'> }, ...callInit(call) })),
+          query,
+        ),
+      /** testAlert: queues a sample message to the alert's destination */
+      test: (id: string, call?: WriteOptions): Promise<{ queued: number; delivery_id: string }> =>
+        unwrap(api.POST('/api/v1/alerts/{id}/test', { params: { path: { id } }, ...writeInit(call) })).then((answer) => answer.data),
     },
 
     events: {

@@ -60,6 +60,11 @@ export type ChangesQuery = QueryOf<'listChanges'>;
 /** a company rule (C6.8): a match (asn, cidr or domain) and its company, or not_a_company */
 export type CompanyRule = operations['getCompanyRule']['responses'][200]['content']['application/json']['data'];
 export type CompanyRuleCreate = BodyOf<'createCompanyRule'>;
+/** an alert (C10.1): a trigger, filters, a destination (slack, email or webhook) and a cooldown */
+export type Alert = operations['getAlert']['responses'][200]['content']['application/json']['data'];
+export type AlertCreate = BodyOf<'createAlert'>;
+export type AlertUpdate = BodyOf<'updateAlert'>;
+export type AlertDelivery = operations['listAlertDeliveries']['responses'][200]['content']['application/json']['data'][number];
 export type EventBatch = BodyOf<'sendEvents'>;
 export type TrackedEvent = EventBatch['events'][number];
 

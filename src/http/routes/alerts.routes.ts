@@ -7,7 +7,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { cursorPage } from '../pagination.js';
 import { workspaceOf } from '../request-context.js';
-import { AlertCreateBody, AlertSchema, AlertUpdateBody, ALERT_CREATE_EXAMPLE, ALERT_EXAMPLE, ALERT_UPDATE_EXAMPLE } from '../schemas/alerts.schemas.js';
+import {
+  AlertCreateBody,
+  AlertDeliverySchema,
+  AlertSchema,
+  AlertUpdateBody,
+  ALERT_CREATE_EXAMPLE,
+  ALERT_DELIVERY_EXAMPLE,
+  ALERT_EXAMPLE,
+  ALERT_UPDATE_EXAMPLE,
+} from '../schemas/alerts.schemas.js';
 import { DataEnvelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../schemas/common.js';
 import { page, withExample } from '../schemas/examples.js';
 
@@ -104,6 +113,51 @@ export const alertsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       await workspaceOf(request).alerts.delete(request.params.id);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/alerts/:id/deliveries',
+    {
+      schema: {
+        operationId: 'listAlertDeliveries',
+        tags: ['alerts'],
+        summary: "List an alert's deliveries",
+        description: 'Newest first: each firing (and test) of the alert, its destination, its status and every attempt. A failed attempt is retried with backoff for 25 hours (as webhooks, C8.5).',
+        params: IdParams,
+        querystring: ListQuery,
+        response: { 200: withExample(ListEnvelope(AlertDeliverySchema), page(ALERT_DELIVERY_EXAMPLE), 'A page of deliveries'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const paging = await cursorPage(request, {});
+      return paging.finish(await workspaceOf(request).alerts.deliveries(request.params.id, paging.page), reply);
+    },
+  );
+
+  app.post(
+    '/alerts/:id/test',
+    {
+      schema: {
+        operationId: 'testAlert',
+        tags: ['alerts'],
+        summary: 'Send a test alert',
+        description: 'Queues a sample message (marked as a test) to the alert\'s destination at once, whatever its cooldown and whether it is enabled; it is delivered and logged like any other.',
+        params: IdParams,
+        response: {
+          202: withExample(
+            DataEnvelope(Type.Object({ queued: Type.Integer(), delivery_id: Type.String() }, { additionalProperties: false })),
+            { data: { queued: 1, delivery_id: ALERT_DELIVERY_EXAMPLE.id } },
+            'The test is queued',
+          ),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const queued = await workspaceOf(request).alerts.test(request.params.id);
+      reply.code(202);
+      return { data: queued };
     },
   );
 };

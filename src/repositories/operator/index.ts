@@ -17,6 +17,7 @@ import { SiteKeysRepository } from './site-keys.repository.js';
 import { TrackingSaltsRepository } from './tracking-salts.repository.js';
 import { UserSessionsRepository } from './user-sessions.repository.js';
 import { WebhookQueueRepository } from './webhook-queue.repository.js';
+import { AlertQueueRepository } from './alert-queue.repository.js';
 import { WorkspacesRepository } from './workspaces.repository.js';
 
 export interface OperatorRepositories {
@@ -32,6 +33,7 @@ export interface OperatorRepositories {
   eventPartitions: EventPartitionsRepository;
   serverSecrets: ServerSecretsRepository;
   webhookQueue: WebhookQueueRepository;
+  alertQueue: AlertQueueRepository;
   reverseDnsCache: ReverseDnsCacheRepository;
 }
 
@@ -49,6 +51,7 @@ export function operatorRepositories(db: Kysely<Schema>, codec: Codec): Operator
     eventPartitions: new EventPartitionsRepository(db, codec),
     serverSecrets: new ServerSecretsRepository(db, codec),
     webhookQueue: new WebhookQueueRepository(db, codec),
+    alertQueue: new AlertQueueRepository(db, codec),
     reverseDnsCache: new ReverseDnsCacheRepository(db, codec),
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Schema } from '../../db/schema.js';
-import type { AlertDestination, AlertFilters, AlertTrigger } from '../../services/alerts/model.js';
+import type { AlertDestination, AlertFacts, AlertFilters, AlertTrigger } from '../../services/alerts/model.js';
 import { newestFirstPage, type Page, type PageResult } from '../page.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
@@ -21,6 +21,12 @@ export interface AlertRow {
   updated_at: string;
 }
 
+export type AlertDeliveryRow = Omit<Selectable<Schema['alert_deliveries']>, 'workspace_id' | 'destination' | 'payload' | 'test'> & {
+  destination: AlertDestination;
+  payload: AlertFacts;
+  test: boolean;
+};
+
 export interface AlertChanges {
   name?: string;
   trigger?: AlertTrigger;
@@ -31,6 +37,23 @@ export interface AlertChanges {
 }
 
 const COLUMNS = ['id', 'name', 'trigger', 'filters', 'destination', 'cooldown_minutes', 'enabled', 'created_at', 'updated_at'] as const;
+
+const DELIVERY_COLUMNS = [
+  'id',
+  'alert_id',
+  'subject',
+  'destination',
+  'payload',
+  'test',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'locked_until',
+  'last_error',
+  'log',
+  'created_at',
+  'delivered_at',
+] as const;
 
 const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
@@ -95,6 +118,79 @@ export class AlertsRepository extends KeyedTenantRepository {
       .all({})
       .then((rows) => rows.map((row) => this.toAlert(row)));
     return this.#enabled;
+  }
+
+  /**
+   * Takes the alert's cooldown for one subject at `at`: true when it fired
+   * for that subject never, or at or before `edge` (at − cooldown), and the
+   * firing at `at` is now recorded. One statement (an upsert whose update is
+   * conditional), so of two transactions that see the same fact, in one
+   * process or two, one takes it: the other waits for its row and finds it taken.
+   */
+  async takeCooldown(alertId: string, subject: string, at: string, edge: string): Promise<boolean> {
+    const taken = await this.scope
+      .insertInto('alert_cooldowns', [{ alert_id: alertId, subject, fired_at: at }])
+      .onConflict((conflict) =>
+        conflict
+          .columns(['workspace_id', 'alert_id', 'subject'])
+          .doUpdateSet({ fired_at: at })
+          .where('alert_cooldowns.fired_at', '<=', edge),
+      )
+      .returning('alert_id')
+      .execute();
+    return taken.length > 0;
+  }
+
+  /** Writes one delivery to the outbox; call it in the transaction of the change that caused it. */
+  async enqueue(delivery: { id: string; alert_id: string; subject: string; destination: AlertDestination; payload: AlertFacts; test: boolean; at: string }): Promise<void> {
+    await this.scope
+      .insertInto('alert_deliveries', [
+        {
+          id: delivery.id,
+          alert_id: delivery.alert_id,
+          subject: delivery.subject,
+          destination: JSON.stringify(delivery.destination),
+          payload: JSON.stringify(delivery.payload),
+          test: this.codec.bool(delivery.test),
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: delivery.at,
+          locked_until: null,
+          last_error: null,
+          log: '[]',
+          created_at: delivery.at,
+          delivered_at: null,
+        },
+      ])
+      .execute();
+  }
+
+  /** The deliveries of one alert, newest first. */
+  deliveries(alertId: string, page: Page): Promise<PageResult<AlertDeliveryRow>> {
+    return this.scope.snapshot(async (scope) => {
+      const matching = scope.selectFrom('alert_deliveries').where('alert_id', '=', alertId);
+      const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+      let rows = matching;
+      const { after } = page;
+      if (after !== undefined) rows = rows.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id)));
+      const items = await rows
+        .select(DELIVERY_COLUMNS)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return {
+        items: items.map((row) => ({
+          ...row,
+          destination: parsed<AlertDestination>(row.destination),
+          payload: parsed<AlertFacts>(row.payload),
+          test: this.codec.readBool(row.test),
+          attempts: Number(row.attempts),
+        })),
+        total: this.codec.count(counted.total),
+      };
+    });
   }
 
   private toAlert(row: Pick<Selectable<Schema['alerts']>, (typeof COLUMNS)[number]>): AlertRow {

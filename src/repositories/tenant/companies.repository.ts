@@ -111,6 +111,13 @@ export class CompaniesRepository extends KeyedTenantRepository {
     }
   }
 
+  /** When each of the companies was last seen (C6.9): what an alert on a company's return compares with (C10.1). */
+  async lastSeen(ids: readonly string[]): Promise<Map<string, string | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.scope.selectFrom('companies').select(['id', 'last_seen']).where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, row.last_seen]));
+  }
+
   /** Writes a company's account score (C6.9), when it changed. */
   async setAccountScore(id: string, score: number): Promise<void> {
     await this.scope

@@ -110,6 +110,16 @@ export class ErasureRepository extends TenantRepository {
   }
 
   /**
+   * Alert deliveries (C10.3) whose facts name one of `terms`, whatever their
+   * status, and the cooldowns of the person's subjects (`identity:<id>`,
+   * `visitor:<id>`). Returns how many deliveries.
+   */
+  async deleteAlertDeliveriesNaming(terms: readonly string[], subjects: readonly string[]): Promise<number> {
+    if (subjects.length > 0) await this.scope.deleteFrom('alert_cooldowns').where('subject', 'in', subjects).execute();
+    return this.deleteNaming(terms, (pattern) => this.scope.deleteFrom('alert_deliveries').where(contains('payload', pattern, true)));
+  }
+
+  /**
    * Stored idempotent answers (C8.2) whose body or headers name one of
    * `terms`: the key is forgotten with its answer, so a retry with it runs
    * again as a new request. Returns how many.
@@ -142,9 +152,11 @@ export class ErasureRepository extends TenantRepository {
 }
 
 /** `lower(column)` contains one of the LIKE patterns (already escaped with backslashes). */
-function contains(column: 'payload' | 'response_body' | 'response_headers', patterns: readonly string[]): Expression<SqlBool> {
+function contains(column: 'payload' | 'response_body' | 'response_headers', patterns: readonly string[], json = false): Expression<SqlBool> {
+  // a JSON column (jsonb on PostgreSQL) is searched as its text
+  const text = json ? sql`cast(${sql.ref(column)} as text)` : sql.ref(column);
   return sql<SqlBool>`(${sql.join(
-    patterns.map((pattern) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`),
+    patterns.map((pattern) => sql`lower(${text}) like ${pattern} escape '\\'`),
     sql` or `,
   )})`;
 }

@@ -9,6 +9,7 @@
  * visitor is due again (or null).
  */
 import { emitEvent } from '../webhooks/events.js';
+import { fireAlerts } from '../alerts/fire.js';
 import { emptyAggregates, type VisitorAggregates } from '../../intelligence/aggregates.js';
 import { classifyEmail } from '../../intelligence/email-domain.js';
 import type { VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
@@ -83,12 +84,19 @@ async function companyOf(repos: TenantRepositories, identity: IdentityWithCompan
   return company === undefined ? null : company;
 }
 
-async function scoreLeads(repos: TenantRepositories, visitor: Visitor, score: LeadScore, now: string): Promise<void> {
+/** Writes the score into the visitor's leads; answers the best score they showed before and after (null: no lead shows one). */
+async function scoreLeads(repos: TenantRepositories, visitor: Visitor, score: LeadScore, now: string): Promise<{ before: number | null; after: number | null }> {
+  let before: number | null = null;
+  let after: number | null = null;
+  const best = (current: number | null, value: unknown) => (typeof value === 'number' && (current === null || value > current) ? value : current);
   for (const lead of await repos.leads.scoredForVisitor(visitor.id, visitor.identity_id)) {
+    before = best(before, lead.summary?.score);
     const next = scoredSummary(lead.summary, lead.auto, score);
+    after = best(after, next.summary.score);
     if (same(next.summary, lead.summary ?? undefined) && same(next.auto, lead.auto ?? undefined)) continue;
     await repos.leads.writeScore(lead.id, next.summary, next.auto, lead.updated_at, now);
   }
+  return { before, after };
 }
 
 /** Whether the visitor's first personality entry may be written: 5 page views, or its first session ended. */
@@ -196,9 +204,26 @@ async function placeInSegments(
     if (member && !current.has(segment.id)) joins.push(segment.id);
     else if (!member && current.has(segment.id)) leaves.push(segment.id);
   }
-  for (const list_id of await repos.listMembers.join(identity.id, identity.created_at, joins, context.now)) {
+  const joined = await repos.listMembers.join(identity.id, identity.created_at, joins, context.now);
+  for (const list_id of joined) {
     await emitEvent(repos, 'list.member_added', { list_id, identity_id: identity.id }, context.now);
   }
+  // alerts on a segment entered (C10.3), with the membership
+  const visitor = visitors[0];
+  await fireAlerts(
+    repos,
+    joined.map((listId) => ({
+      kind: 'segment_entered' as const,
+      at: context.now,
+      visitorId: visitor?.id ?? null,
+      identityId: identity.id,
+      companyId: company?.id ?? null,
+      country: visitor?.last_country ?? identity.country,
+      listId,
+      ...(score === null ? {} : { score: score.score, reasons: score.reasons }),
+      summary: 'entered a segment',
+    })),
+  );
   for (const list_id of await repos.listMembers.leave(identity.id, leaves)) {
     await emitEvent(repos, 'list.member_removed', { list_id, identity_id: identity.id }, context.now);
   }
@@ -255,7 +280,26 @@ export async function refreshVisitor(repos: TenantRepositories, visitorId: strin
   if (counted(aggregates)) {
     const company = await companyOf(repos, identity, network);
     score = scoreLead(aggregates, profileOf(identity, company, visitor.last_country ?? identity?.country ?? null), context.settings.ideal, now);
-    if (parts.has('scores')) await scoreLeads(repos, visitor, score, now);
+    if (parts.has('scores')) {
+      const shown = await scoreLeads(repos, visitor, score, now);
+      // alerts on a score reached (C10.3): a lead's best score crossing the alert's, with the write
+      if (shown.after !== null && shown.after !== shown.before) {
+        await fireAlerts(repos, [
+          {
+            kind: 'score_reached',
+            at: now,
+            visitorId: visitor.id,
+            identityId: visitor.identity_id,
+            companyId: company?.id ?? null,
+            country: visitor.last_country ?? identity?.country ?? null,
+            score: shown.after,
+            previousScore: shown.before,
+            reasons: score.reasons,
+            summary: `reached a score of ${shown.after}`,
+          },
+        ]);
+      }
+    }
     if (parts.has('personalities')) {
       const later = await learnPersonality(repos, visitor.id, aggregates, now);
       if (later !== null) next.push(Date.parse(later));

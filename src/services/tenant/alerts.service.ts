@@ -7,7 +7,7 @@
 import { DEFAULT_WEBHOOKS, type WebhookConfig } from '../../config.js';
 import type { TenantRepositories, WorkspaceStore } from '../../repositories/index.js';
 import type { Page, PageResult } from '../../repositories/page.js';
-import type { AlertChanges, AlertRow } from '../../repositories/tenant/alerts.repository.js';
+import type { AlertChanges, AlertDeliveryRow, AlertRow } from '../../repositories/tenant/alerts.repository.js';
 import { isUuid } from '../../schemas/fields.js';
 import { now } from '../../schemas/instants.js';
 import {
@@ -16,6 +16,7 @@ import {
   readFilters,
   readTrigger,
   type AlertDestination,
+  type AlertFacts,
   type AlertFilters,
   type AlertTrigger,
   type DestinationInput,
@@ -37,6 +38,48 @@ export interface AlertInput {
 }
 
 export type AlertUpdate = Partial<AlertInput>;
+
+export type AlertDelivery = Omit<AlertDeliveryRow, 'payload' | 'locked_until' | 'log' | 'next_attempt_at'> & {
+  next_attempt_at: string | null;
+  log: { attempt: number; at: string; duration_ms: number; error: string | null }[];
+};
+
+function shownDelivery(row: AlertDeliveryRow): AlertDelivery {
+  return {
+    id: row.id,
+    alert_id: row.alert_id,
+    subject: row.subject,
+    destination: row.destination,
+    test: row.test,
+    status: row.status,
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
+    last_error: row.last_error,
+    created_at: row.created_at,
+    delivered_at: row.delivered_at,
+    log: JSON.parse(row.log) as AlertDelivery['log'],
+  };
+}
+
+/** The sample a test delivery tells about (POST /alerts/{id}/test). */
+function sample(alert: AlertRow, at: string): AlertFacts {
+  return {
+    alert: { id: alert.id, name: alert.name },
+    trigger: alert.trigger,
+    subject: 'test',
+    summary: 'viewed /pricing (a sample sent to test this alert)',
+    person: null,
+    company: null,
+    visitor_id: null,
+    country: 'US',
+    score: 72,
+    reasons: ['Viewed pricing 3 times in the last week', 'Works at a company in your ideal industries'],
+    pages: ['/pricing', '/docs/getting-started', '/'],
+    link: null,
+    occurred_at: at,
+    test: true,
+  };
+}
 
 export class AlertsService {
   constructor(
@@ -111,6 +154,26 @@ export class AlertsService {
     });
     if (row === undefined) throw new NotFoundError('alert');
     return row;
+  }
+
+  async deliveries(id: string, page: Page): Promise<PageResult<AlertDelivery>> {
+    const alertId = pathId(id, 'alert');
+    if (!(await this.store.repos.alerts.exists(alertId))) throw new NotFoundError('alert');
+    const result = await this.store.repos.alerts.deliveries(alertId, page);
+    return { items: result.items.map(shownDelivery), total: result.total };
+  }
+
+  /** Queues a sample delivery to the alert's destination (whatever its cooldown, enabled or not). */
+  async test(id: string): Promise<{ queued: number; delivery_id: string }> {
+    const alertId = pathId(id, 'alert');
+    const deliveryId = newId();
+    await this.store.transaction(async (repos) => {
+      const alert = await repos.alerts.findById(alertId);
+      if (alert === undefined) throw new NotFoundError('alert');
+      const at = now();
+      await repos.alerts.enqueue({ id: deliveryId, alert_id: alert.id, subject: 'test', destination: alert.destination, payload: sample(alert, at), test: true, at });
+    });
+    return { queued: 1, delivery_id: deliveryId };
   }
 
   async delete(id: string): Promise<void> {

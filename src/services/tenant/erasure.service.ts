@@ -38,6 +38,8 @@ export interface Scrubbed {
   idempotency_keys: number;
   /** events of the changes feed (C11.1) */
   changes: number;
+  /** alert deliveries whose facts name them (C10.3) */
+  alert_deliveries: number;
 }
 
 export class ErasureService {
@@ -72,6 +74,10 @@ export class ErasureService {
         webhook_deliveries: await erasure.deleteDeliveriesNaming(namedWithLeads),
         idempotency_keys: await erasure.deleteAnswersNaming(named),
         changes: await erasure.deleteChangesNaming(namedWithLeads),
+        alert_deliveries: await erasure.deleteAlertDeliveriesNaming(named, [
+          ...person.identityIds.map((id) => `identity:${id}`),
+          ...person.visitorIds.map((id) => `visitor:${id}`),
+        ]),
       };
       return { identities, activity, personalities, events, list_memberships: listMemberships, leads: leads.length, person, scrubbed };
     });

@@ -7,6 +7,7 @@
  * or identity change are evaluated again.
  */
 import { emitEvent } from '../webhooks/events.js';
+import { fireAlerts } from '../alerts/fire.js';
 import { validateRule } from '../../intelligence/segments/validate-rule.js';
 import type { WorkspaceStore } from '../../repositories/index.js';
 import type { Page, PageResult } from '../../repositories/page.js';
@@ -119,6 +120,11 @@ export class ListsService {
       const at = formatInstant(Date.now());
       const added = await repos.listMembers.add(list.id, members, at);
       for (const identity_id of added) await emitEvent(repos, 'list.member_added', { list_id: list.id, identity_id }, at);
+      // alerts on a list entered (C10.3), with the membership
+      await fireAlerts(
+        repos,
+        added.map((identityId) => ({ kind: 'segment_entered' as const, at, visitorId: null, identityId, companyId: null, country: null, listId: list.id, summary: `was added to ${list.name}` })),
+      );
       return added.length;
     });
   }

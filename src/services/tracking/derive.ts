@@ -38,6 +38,7 @@ import { activityEntry, type ActivityIdentity } from './activity-entries.js';
 import { pathOf } from './attribution.js';
 import { addToSession, belongsTo, newSession, SESSION_GAP_MS } from './sessions.js';
 import { emitEvent } from '../webhooks/events.js';
+import { fireAlertsOnBatch } from '../alerts/on-events.js';
 
 const DAY_MS = 86_400_000;
 /** how far back a visitor's events become activity on its first identification (C5.6) */
@@ -530,7 +531,10 @@ export async function deriveBatch(repos: TenantRepositories, incoming: IncomingE
     for (const lead of leads) await emitEvent(repos, 'lead.created', { ...lead, workspace_id: repos.webhooks.workspaceId }, facts.receivedAt);
   }
   await repos.pageCounts.add(pageViews(works));
-  await repos.companies.recordSeen(companiesSeen(works));
+  const seen = companiesSeen(works);
+  // alerts the batch meets (C10.3), before last_seen moves: a company's return is measured from its visit before
+  await fireAlertsOnBatch(repos, { visitors: works, leads, companiesSeen: seen, receivedAt: facts.receivedAt, country: facts.country });
+  await repos.companies.recordSeen(seen);
   // scores, personalities and segments of these visitors are due (the intelligence worker)
   await repos.intelligenceDue.markDue(works.map((work) => work.visitor.id), facts.receivedAt);
   return claimed;

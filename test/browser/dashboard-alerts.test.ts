@@ -1,0 +1,139 @@
+/**
+ * Settings → Alerts in a real browser (Debian chromium through
+ * playwright-core) against a real server, on both stores (CONTRACT C10.1–
+ * C10.3): an admin creates a Slack alert whose webhook is a local receiver
+ * standing in for Slack; a tracked visitor's page view triggers it; the
+ * receiver gets one message and the alert's deliveries log shows it; `Send
+ * test` adds a test delivery. A viewer sees the alerts without controls.
+ * No page logs an error; screenshots go under test-results/dashboard/.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
+import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { member, type Person } from '../helpers/dashboard.js';
+import { storeKinds } from '../helpers/stores.js';
+import { createSiteKey, identify, pageView, postEvents } from '../helpers/tracking.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+describe.each(storeKinds())('alerts in the dashboard in a browser, on %s', (kind) => {
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let workspace: TestWorkspace;
+  let admin: Person;
+  let viewer: Person;
+  let receiver: Receiver;
+  const open: BrowserContext[] = [];
+  let errors: string[] = [];
+
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    browser = await launchBrowser();
+    t = await createTestApp(kind, { webhooks: { allowPrivate: true } });
+    base = await t.listen();
+    receiver = await startReceiver();
+    workspace = await t.createWorkspace('Browser alerts');
+    admin = await member(t, workspace.id, 'admin');
+    viewer = await member(t, workspace.id, 'viewer');
+  });
+  afterEach(async () => {
+    for (const context of open.splice(0)) await context.close();
+    expect(errors, 'errors logged by the page').toEqual([]);
+    errors = [];
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await t?.close();
+  });
+
+  async function settingsAs(person: Person, width = 1280): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    open.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    errors = consoleErrors(page);
+    await page.goto(`${base}/`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto(`${base}/settings`);
+    await page.getByRole('heading', { name: 'Alerts' }).waitFor();
+    return page;
+  }
+
+  /** Runs the alert worker (as every server process does) until the receiver got `count` requests on `path`. */
+  async function deliveredTo(path: string, count: number) {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const received = receiver.received.filter((entry) => entry.path === path);
+      if (received.length >= count) return received;
+      if (Date.now() > deadline) throw new Error(`nothing delivered to ${path}`);
+      await t.services.alertWorker.runOnce();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('C10.1–C10.3: an admin creates a Slack alert, a tracked visitor triggers it, the receiver gets one message and the log shows it', async () => {
+    const page = await settingsAs(admin);
+    const section = page.getByRole('region', { name: 'Alerts' });
+    await section.getByText('No alerts.').waitFor();
+    const path = `/slack-${kind}`;
+    await section.getByLabel('Alert name').fill('Pricing viewed');
+    await section.getByLabel('Trigger').selectOption('page_viewed');
+    await section.getByLabel('Page path (glob)').fill('/pricing*');
+    await section.getByLabel('Slack webhook URL').fill(`${receiver.url}${path}`);
+    await section.getByRole('button', { name: 'Add alert' }).click();
+    await section.getByText('Page viewed: /pricing*').waitFor();
+
+    const key = (await createSiteKey(t, workspace)).key;
+    const visitor = randomUUID();
+    const sent = await postEvents(base, key, [identify(visitor, { email: 'ada@acme.example', name: 'Ada Lovelace' }), pageView(visitor, '/pricing')]);
+    expect(sent.status).toBe(202);
+    const received = await deliveredTo(path, 1);
+    await t.services.alertWorker.runOnce();
+    expect(receiver.received.filter((entry) => entry.path === path)).toHaveLength(1);
+    const message = JSON.parse(received[0]!.body) as { text: string; blocks: unknown[] };
+    expect(message.text).toContain('Ada Lovelace');
+    expect(message.blocks.length).toBeGreaterThan(2);
+
+    await section.getByRole('button', { name: 'Deliveries' }).click();
+    const log = section.getByRole('table', { name: 'Deliveries of Pricing viewed' });
+    await log.getByRole('cell', { name: 'delivered' }).waitFor();
+    await expect(log.getByRole('row').count()).resolves.toBe(2);
+
+    await section.getByRole('button', { name: 'Send test' }).click();
+    await deliveredTo(path, 2);
+    await log.getByRole('cell', { name: 'Test' }).waitFor({ timeout: 10_000 });
+    await screenshot(page, `alerts-admin-${kind}`);
+  });
+
+  it('C10.1: a viewer reads the alerts and their deliveries, without controls', async () => {
+    const page = await settingsAs(viewer);
+    const section = page.getByRole('region', { name: 'Alerts' });
+    await section.getByText('Pricing viewed').waitFor();
+    await expect(section.getByRole('button', { name: 'Send test' }).count()).resolves.toBe(0);
+    await expect(section.getByRole('form', { name: 'Add an alert' }).count()).resolves.toBe(0);
+    await section.getByRole('button', { name: 'Deliveries' }).click();
+    await section.getByRole('table', { name: 'Deliveries of Pricing viewed' }).waitFor();
+  });
+
+  it('C9.9: at 390 px wide every control of the Alerts section is inside the viewport', async () => {
+    const page = await settingsAs(admin, 390);
+    const section = page.getByRole('region', { name: 'Alerts' });
+    await section.getByText('Pricing viewed', { exact: true }).first().waitFor();
+    const controls = section.locator('button:visible, input:visible, select:visible');
+    const count = await controls.count();
+    expect(count).toBeGreaterThan(5);
+    for (let index = 0; index < count; index += 1) {
+      const box = await controls.nth(index).boundingBox();
+      expect(box, `control ${index}`).not.toBeNull();
+      expect(box!.x, `control ${index}`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `control ${index}`).toBeLessThanOrEqual(390);
+    }
+    await screenshot(page, `alerts-admin-390-${kind}`);
+  });
+});
