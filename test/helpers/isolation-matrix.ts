@@ -82,7 +82,9 @@ export type Operation =
    * lead batch answers 400 and writes nothing, the identity batch creates the
    * caller's own identity; the other workspace's items stay as they were
    */
-  | { kind: 'batch'; resource: 'leads' | 'identities' };
+  | { kind: 'batch'; resource: 'leads' | 'identities' }
+  /** a search (CONTRACT C11.3), walked to its end through its cursors: exactly the caller's items, whatever the filter matches elsewhere */
+  | { kind: 'search'; resource: 'leads' | 'identities' | 'companies' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -152,6 +154,9 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
   'POST /api/v1/leads/batch': { kind: 'batch', resource: 'leads' },
   'POST /api/v1/identities/batch': { kind: 'batch', resource: 'identities' },
+  'POST /api/v1/leads/search': { kind: 'search', resource: 'leads' },
+  'POST /api/v1/identities/search': { kind: 'search', resource: 'identities' },
+  'POST /api/v1/companies/search': { kind: 'search', resource: 'companies' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },

@@ -486,6 +486,34 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     caller.ids.leads.add(leads[0]!.id as string);
   }
 
+  /** C11.3: a search walked page by page (limit 1) through its Link cursors: the caller's items only, also for a filter on the shared id */
+  async function checkSearch(caller: Holdings, operation: PlannedOperation, resource: Resource) {
+    const searchWalk = async (filter?: unknown) => {
+      const items: Record<string, unknown>[] = [];
+      let url = `${base}${operation.route.url}`;
+      for (;;) {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${caller.workspace.production.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...(filter === undefined ? {} : { filter }), limit: 1, sort: [{ field: 'created_at', order: 'asc' }] }),
+        });
+        expect(response.status, url).toBe(200);
+        expect(response.headers.get('x-workspace-id')).toBe(caller.workspace.id);
+        const page = (await response.json()) as { data: Record<string, unknown>[]; pagination: { total: number } };
+        items.push(...page.data);
+        const next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '');
+        if (next === null) {
+          expect(items.length).toBe(page.pagination.total);
+          return items;
+        }
+        url = next[1]!;
+      }
+    };
+    expectCallersItems(caller, resource, await searchWalk(), caller.ids[resource]);
+    const ids = await searchWalk({ any: [{ all: [{ field: 'id', op: 'in', value: [...caller.ids[resource]] }] }] });
+    expectCallersItems(caller, resource, ids, caller.ids[resource]);
+  }
+
   /** C11.4: a batch naming the other workspace's items (by id, by reference, by email) never reaches them */
   async function checkBatch(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: 'leads' | 'identities') {
     const foreign = await read(other, resource, other.only[resource]);
@@ -589,6 +617,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'batch':
             await checkBatch(caller, other, operation!, spec.resource);
+            break;
+          case 'search':
+            await checkSearch(caller, operation!, spec.resource);
             break;
         }
       }

@@ -68,6 +68,10 @@ const ENDPOINTS: Record<string, string[]> = {
   // C11.4
   '/api/v1/leads/batch': ['post'],
   '/api/v1/identities/batch': ['post'],
+  // C11.3
+  '/api/v1/leads/search': ['post'],
+  '/api/v1/identities/search': ['post'],
+  '/api/v1/companies/search': ['post'],
 };
 
 /** The spec's field tables, and the error body of C3.5. */
@@ -190,7 +194,7 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(41);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(44);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {

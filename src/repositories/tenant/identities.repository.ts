@@ -275,3 +275,6 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     };
   }
 }
+
+/** The columns of an identity row, for other readers of the table (search, export). */
+export { COLUMNS as IDENTITY_COLUMNS };

@@ -4,6 +4,7 @@
  * request usually needs one or two of them.
  */
 import type { TenantScope } from '../scope/tenant-scope.js';
+import { SearchRepository } from './search.repository.js';
 import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
@@ -50,6 +51,7 @@ export interface TenantRepositories {
   reverseDnsDue: ReverseDnsDueRepository;
   enrichmentQueue: EnrichmentQueueRepository;
   accountActivity: AccountActivityRepository;
+  search: SearchRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -75,6 +77,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   reverseDnsDue: ReverseDnsDueRepository,
   enrichmentQueue: EnrichmentQueueRepository,
   accountActivity: AccountActivityRepository,
+  search: SearchRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

@@ -17,6 +17,7 @@ import { IntelligenceSettingsService } from './intelligence-settings.service.js'
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
+import { SearchService } from './search/search.service.js';
 import { UsersService } from './users.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -33,6 +34,7 @@ export class WorkspaceServices {
   #intelligenceSettings?: IntelligenceSettingsService;
   #webhooks?: WebhooksService;
   #companyRules?: CompanyRulesService;
+  #search?: SearchService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -93,5 +95,10 @@ export class WorkspaceServices {
   /** lead intelligence: the ideal customer and page kinds */
   get intelligenceSettings(): IntelligenceSettingsService {
     return (this.#intelligenceSettings ??= new IntelligenceSettingsService(this.store));
+  }
+
+  /** search of leads, identities and companies (C11.3) */
+  get search(): SearchService {
+    return (this.#search ??= new SearchService(this.store));
   }
 }
