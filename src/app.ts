@@ -35,6 +35,7 @@ import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
 import { intelligenceRoutes } from './http/routes/dashboard/intelligence.routes.js';
 import { siteKeyRoutes } from './http/routes/dashboard/site-keys.routes.js';
 import { webhookRoutes as dashboardWebhookRoutes } from './http/routes/dashboard/webhooks.routes.js';
+import { exportRoutes } from './http/routes/export.routes.js';
 import { erasuresRoutes } from './http/routes/erasures.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
@@ -185,6 +186,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(companyRulesRoutes);
       await api.register(batchRoutes);
       await api.register(searchRoutes);
+      await api.register(exportRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },

@@ -40,6 +40,7 @@ import { MembersRepository } from '../../src/repositories/tenant/members.reposit
 import { PageCountsRepository, PendingPageViews } from '../../src/repositories/tenant/page-counts.repository.js';
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
 import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
+import { ExportRepository } from '../../src/repositories/tenant/export.repository.js';
 import { SearchRepository } from '../../src/repositories/tenant/search.repository.js';
 import type { SearchCondition } from '../../src/repositories/tenant/search-filter.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
@@ -539,6 +540,16 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     ],
     identities: [one([{ groups: [[{ target: { kind: 'json', column: 'traits', path: ['plan'] }, op: 'eq', value: 'team' }, { target: { kind: 'column', column: 'is_favorite', type: 'bool' }, op: 'eq', value: true }]], sort: CREATED_DESC, limit: 51 }], 'a trait and a boolean')],
     companies: [one([{ groups: [[{ target: { kind: 'column', column: 'name', type: 'text' }, op: 'contains', value: 'acme' }]], sort: { field: 'name', column: 'name', order: 'asc', nullable: false }, limit: 51 }], 'name contains, sorted by name')],
+  }),
+  tenant('export.repository', ExportRepository, {
+    leads: [
+      one([{}, undefined, 1000], 'first chunk, no filter'),
+      one([{ source: 'ads', code: 'LD-1', createdAfter: AT, createdBefore: AT }, { at: AT, id: ID }, 1000], 'every filter, a chunk after the last'),
+    ],
+    identities: [
+      one([{}, undefined, 1000], 'first chunk, no filter'),
+      one([{ email: 'ada@acme.com', isFavorite: true }, { at: AT, id: ID }, 1000], 'filters, a chunk after the last'),
+    ],
   }),
   operator('workspaces.repository', WorkspacesRepository, {
     insert: [one([{ id: ID, name: 'Acme', created_at: AT }])],

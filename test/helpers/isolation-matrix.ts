@@ -84,7 +84,9 @@ export type Operation =
    */
   | { kind: 'batch'; resource: 'leads' | 'identities' }
   /** a search (CONTRACT C11.3), walked to its end through its cursors: exactly the caller's items, whatever the filter matches elsewhere */
-  | { kind: 'search'; resource: 'leads' | 'identities' | 'companies' };
+  | { kind: 'search'; resource: 'leads' | 'identities' | 'companies' }
+  /** an export (CONTRACT C11.5), NDJSON and CSV: exactly the caller's items */
+  | { kind: 'export'; resource: 'leads' | 'identities' | 'companies' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -157,6 +159,9 @@ export const MATRIX: Record<string, Operation> = {
   'POST /api/v1/leads/search': { kind: 'search', resource: 'leads' },
   'POST /api/v1/identities/search': { kind: 'search', resource: 'identities' },
   'POST /api/v1/companies/search': { kind: 'search', resource: 'companies' },
+  'GET /api/v1/leads/export': { kind: 'export', resource: 'leads' },
+  'GET /api/v1/identities/export': { kind: 'export', resource: 'identities' },
+  'GET /api/v1/companies/export': { kind: 'export', resource: 'companies' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },

@@ -486,6 +486,22 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     caller.ids.leads.add(leads[0]!.id as string);
   }
 
+  /** C11.5: an export in either format holds exactly the caller's items */
+  async function checkExport(caller: Holdings, operation: PlannedOperation, resource: Resource) {
+    for (const format of ['ndjson', 'csv']) {
+      const response = await fetch(`${base}${operation.route.url}?format=${format}`, { headers: { authorization: `Bearer ${caller.workspace.production.key}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-workspace-id')).toBe(caller.workspace.id);
+      const lines = (await response.text()).split(format === 'csv' ? '\r\n' : '\n').filter((line) => line !== '');
+      if (format === 'ndjson') {
+        expectCallersItems(caller, resource, lines.map((line) => JSON.parse(line) as Record<string, unknown>), caller.ids[resource]);
+      } else {
+        // no cell of these fixtures holds a line break: each line is a row, its first cell the id
+        expect(new Set(lines.slice(1).map((line) => line.split(',')[0]))).toEqual(caller.ids[resource]);
+      }
+    }
+  }
+
   /** C11.3: a search walked page by page (limit 1) through its Link cursors: the caller's items only, also for a filter on the shared id */
   async function checkSearch(caller: Holdings, operation: PlannedOperation, resource: Resource) {
     const searchWalk = async (filter?: unknown) => {
@@ -620,6 +636,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'search':
             await checkSearch(caller, operation!, spec.resource);
+            break;
+          case 'export':
+            await checkExport(caller, operation!, spec.resource);
             break;
         }
       }

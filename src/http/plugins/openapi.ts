@@ -96,6 +96,21 @@ function describeErrors(operation: Operation): void {
   }
 }
 
+/**
+ * The example of an answer that is not JSON (an export's NDJSON and CSV:
+ * C11.5), shown on its media type as JSON answers show theirs.
+ */
+function describeMediaExamples(operation: Operation): void {
+  for (const response of Object.values(operation.responses ?? {})) {
+    for (const [type, media] of Object.entries(response.content ?? {})) {
+      const schema = media.schema as { examples?: unknown[] } | undefined;
+      if (type === 'application/json' || media.example !== undefined || schema?.examples === undefined) continue;
+      media.example = schema.examples[0];
+      delete schema.examples;
+    }
+  }
+}
+
 /** A POST under /api/v1 takes an Idempotency-Key, and can answer 409 and 422 because of it (CONTRACT C8.2). */
 function describeIdempotency(path: string, method: string, operation: Operation): void {
   if (method !== 'post' || !path.startsWith('/api/v1/')) return;
@@ -166,6 +181,7 @@ export const openapi = fp(
             describeIdempotency(path, method, operation);
             describeHeaders(path, operation);
             describeErrors(operation);
+            describeMediaExamples(operation);
           }
         }
         // OpenAPI 3.1 webhooks (the plugin's types know only its own path items)

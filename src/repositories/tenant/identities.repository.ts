@@ -235,7 +235,7 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return rows.map((row) => ({ day: row.day, count: this.codec.count(row.count) }));
   }
 
-  private matching(scope: TenantScope, filters: IdentityFilters) {
+  matching(scope: TenantScope, filters: IdentityFilters) {
     let query = scope.selectFrom('identities');
     if (filters.email !== undefined) query = query.where('email_normalized', '=', normalizeEmail(filters.email));
     if (filters.visitorId !== undefined) query = query.where('visitor_id', '=', filters.visitorId);

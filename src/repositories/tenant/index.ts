@@ -5,6 +5,7 @@
  */
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { SearchRepository } from './search.repository.js';
+import { ExportRepository } from './export.repository.js';
 import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
@@ -52,6 +53,7 @@ export interface TenantRepositories {
   enrichmentQueue: EnrichmentQueueRepository;
   accountActivity: AccountActivityRepository;
   search: SearchRepository;
+  exports: ExportRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -78,6 +80,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   enrichmentQueue: EnrichmentQueueRepository,
   accountActivity: AccountActivityRepository,
   search: SearchRepository,
+  exports: ExportRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

@@ -17,6 +17,7 @@ import { IntelligenceSettingsService } from './intelligence-settings.service.js'
 import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
+import { ExportService } from './export/export.service.js';
 import { SearchService } from './search/search.service.js';
 import { UsersService } from './users.service.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -35,6 +36,7 @@ export class WorkspaceServices {
   #webhooks?: WebhooksService;
   #companyRules?: CompanyRulesService;
   #search?: SearchService;
+  #exports?: ExportService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -100,5 +102,10 @@ export class WorkspaceServices {
   /** search of leads, identities and companies (C11.3) */
   get search(): SearchService {
     return (this.#search ??= new SearchService(this.store));
+  }
+
+  /** exports of leads, identities and companies (C11.5) */
+  get exports(): ExportService {
+    return (this.#exports ??= new ExportService(this.store));
   }
 }
