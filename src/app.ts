@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_TRACKING, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DASHBOARD_API_PREFIX, sessionGate } from './http/dashboard/session-gate.js';
+import { deprecation } from './http/plugins/deprecation.js';
 import { registerDashboardApp } from './http/plugins/dashboard-app.js';
 import { clientErrorHandler, connectionPolicy, serverOptions } from './http/plugins/connection-policy.js';
 import { errorHandler, sendError, toHttpError } from './http/plugins/error-handler.js';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path), fallback: dashboardFallback });
   await app.register(openapi);
   await app.register(idempotency);
+  await app.register(deprecation);
   await app.register(referenceRoutes);
   await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });

@@ -24,6 +24,8 @@ const DESCRIPTION = `Leads, visitor identities with their activity and personali
 
 **Lists** are newest first, \`limit\` 1 to 100 (default 50) and \`offset\`; \`pagination.total\` counts every matching item. Timestamps are \`YYYY-MM-DDTHH:mm:ss.sssZ\`.
 
+**Versioning.** Everything under \`/api/v1\` keeps working as documented; breaking changes ship only under a new prefix, served beside v1 for 12 months. Additions (endpoints, optional parameters, answer fields, event types) ship in v1: ignore fields you do not know. Anything that will go is deprecated first: its answers carry \`Deprecation\` (RFC 9745) and a \`Link\` with \`rel="deprecation"\`, then \`Sunset\` (RFC 8594) at least 6 months ahead, and the operation is marked deprecated here. The changelog is docs/changelog.md in the repository.
+
 **Typed client.** \`@leadlight/client\` (in this repository, \`packages/client\`) is generated from this document: every operation typed, retries of 429, 503 and network errors that never duplicate a POST, \`for await\` over every list, and typed errors. See its README.`;
 
 const TAGS = [
