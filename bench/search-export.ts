@@ -77,8 +77,9 @@ for (const [label, body, condition] of SEARCHES) {
   const page = (
     await sql<{ detail: string }>`explain query plan select id from leads where workspace_id = ${ws.id}${sql.raw(filter)} order by created_at desc, id desc limit 51`.execute(db)
   ).rows.map((row) => row.detail);
-  rows.push(`| ${label} | ${total} | ${times[2]!.toFixed(0)} ms | count: ${plan.join('; ')} / page: ${page.join('; ')} |`);
-  log(rows[rows.length - 1]);
+  const row = `| ${label} | ${total} | ${times[2]!.toFixed(0)} ms | count: ${plan.join('; ')} / page: ${page.join('; ')} |`;
+  rows.push(row);
+  log(row);
 }
 
 for (const format of ['ndjson', 'csv']) {
