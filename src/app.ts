@@ -30,6 +30,7 @@ import { companiesRoutes } from './http/routes/companies.routes.js';
 import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
 import { companyRuleRoutes } from './http/routes/dashboard/company-rules.routes.js';
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
+import { exportRoutes as dashboardExportRoutes } from './http/routes/dashboard/export.routes.js';
 import { accountsRoutes } from './http/routes/dashboard/accounts.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
@@ -203,6 +204,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(dashboardWebhookRoutes);
       await dashboard.register(companyRuleRoutes);
       await dashboard.register(accountsRoutes);
+      await dashboard.register(dashboardExportRoutes);
     },
     { prefix: DASHBOARD_API_PREFIX },
   );

@@ -162,6 +162,9 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/leads/export': { kind: 'export', resource: 'leads' },
   'GET /api/v1/identities/export': { kind: 'export', resource: 'identities' },
   'GET /api/v1/companies/export': { kind: 'export', resource: 'companies' },
+  'GET /dashboard/api/leads/export': { kind: 'export', resource: 'leads' },
+  'GET /dashboard/api/identities/export': { kind: 'export', resource: 'identities' },
+  'GET /dashboard/api/companies/export': { kind: 'export', resource: 'companies' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/leads': { kind: 'list', resource: 'leads' },

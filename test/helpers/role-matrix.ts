@@ -29,6 +29,10 @@ export const LEAST_ROLE: Record<string, Access> = {
   'PUT /dashboard/api/account/password': 'viewer',
   'GET /dashboard/api/overview': 'viewer',
   'GET /dashboard/api/leads': 'viewer',
+  // C9.7, C11.5: Export CSV reads what the lists show
+  'GET /dashboard/api/leads/export': 'viewer',
+  'GET /dashboard/api/identities/export': 'viewer',
+  'GET /dashboard/api/companies/export': 'viewer',
   'GET /dashboard/api/leads/:id': 'viewer',
   'PATCH /dashboard/api/leads/:id': 'member',
   'GET /dashboard/api/identities': 'viewer',

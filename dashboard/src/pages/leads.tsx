@@ -13,6 +13,7 @@ import { Time } from '../components/time';
 import { text } from '../format';
 import type { LeadSearch } from '../router';
 import type { Lead } from '../types';
+import { ExportCsv } from '../components/export-csv';
 
 const LIMIT = 50;
 
@@ -52,6 +53,7 @@ export function LeadsPage() {
     <>
       <div className="page-head">
         <h1>Leads</h1>
+        <ExportCsv resource="leads" filters={search} />
       </div>
       <form className="filters" onSubmit={apply} key={JSON.stringify(search)} aria-label="Filter leads">
         <label>

@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Company, Identity, Lead } from '../../schemas/resources.js';
 import { COMPANY_EXAMPLE, withExample } from '../schemas/examples.js';
@@ -66,6 +66,31 @@ function send(reply: FastifyReply, resource: string, format: ExportFormat, body:
 const DESCRIPTION =
   'Every row the list would show with these filters, newest first, in one streamed answer (no pages): NDJSON, or CSV with a header row (RFC 4180 quoting; a cell starting with = + - @ is prefixed with a quote, so that spreadsheets do not run it). Counts as one request of the rate limit. Rows written while the export runs may or may not be in it.';
 
+type Query = Record<string, unknown> & { format?: ExportFormat };
+
+/** The export answers, shared with the dashboard's Export CSV (routes/dashboard/export.routes.ts): the same service and format. */
+export const EXPORTS = {
+  leads: (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as Query & { source?: string; code?: string; created_after?: string; created_before?: string };
+    const format = query.format ?? 'ndjson';
+    const chunks = workspaceOf(request).exports.leads({ source: query.source, code: query.code, ...createdRange(query) });
+    return send(reply, 'leads', format, exportStream(chunks, format, LEAD_SHAPE));
+  },
+  identities: (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as Query & { email?: string; visitor_id?: string; is_favorite?: boolean; created_after?: string; created_before?: string };
+    const format = query.format ?? 'ndjson';
+    const filters = { email: query.email, visitorId: query.visitor_id?.toLowerCase(), isFavorite: query.is_favorite, ...createdRange(query) };
+    return send(reply, 'identities', format, exportStream(workspaceOf(request).exports.identities(filters), format, IDENTITY_SHAPE));
+  },
+  companies: (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as Query & { name?: string; domain?: string };
+    const format = query.format ?? 'ndjson';
+    return send(reply, 'companies', format, exportStream(workspaceOf(request).exports.companies({ name: query.name, domain: query.domain }), format, COMPANY_SHAPE));
+  },
+};
+
+export { CompanyExportQuery, IdentityExportQuery, LeadExportQuery };
+
 export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/leads/export',
@@ -79,12 +104,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: EXPORT_RESPONSE, ...errorResponses(400) },
       },
     },
-    async (request, reply) => {
-      const { query } = request;
-      const format = query.format ?? 'ndjson';
-      const chunks = workspaceOf(request).exports.leads({ source: query.source, code: query.code, ...createdRange(query) });
-      return send(reply, 'leads', format, exportStream(chunks, format, LEAD_SHAPE));
-    },
+    async (request, reply) => EXPORTS.leads(request, reply),
   );
 
   app.get(
@@ -99,12 +119,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: EXPORT_RESPONSE, ...errorResponses(400) },
       },
     },
-    async (request, reply) => {
-      const { query } = request;
-      const format = query.format ?? 'ndjson';
-      const filters = { email: query.email, visitorId: query.visitor_id?.toLowerCase(), isFavorite: query.is_favorite, ...createdRange(query) };
-      return send(reply, 'identities', format, exportStream(workspaceOf(request).exports.identities(filters), format, IDENTITY_SHAPE));
-    },
+    async (request, reply) => EXPORTS.identities(request, reply),
   );
 
   app.get(
@@ -119,11 +134,6 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: EXPORT_RESPONSE, ...errorResponses(400) },
       },
     },
-    async (request, reply) => {
-      const { query } = request;
-      const format = query.format ?? 'ndjson';
-      const filters = { name: query.name, domain: query.domain };
-      return send(reply, 'companies', format, exportStream(workspaceOf(request).exports.companies(filters), format, COMPANY_SHAPE));
-    },
+    async (request, reply) => EXPORTS.companies(request, reply),
   );
 };
