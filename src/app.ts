@@ -46,7 +46,7 @@ import { leadsRoutes } from './http/routes/leads.routes.js';
 import { listsRoutes } from './http/routes/lists.routes.js';
 import { metricsRoutes } from './http/routes/metrics.routes.js';
 import { openapiRoutes } from './http/routes/openapi.routes.js';
-import { searchRoutes } from './http/routes/search.routes.js';
+import { recordSearchRoutes } from './http/routes/record-search.routes.js';
 import { trackerRoutes } from './http/routes/tracker.routes.js';
 import { usersRoutes } from './http/routes/users.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks.routes.js';
@@ -188,7 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(webhooksRoutes);
       await api.register(companyRulesRoutes);
       await api.register(batchRoutes);
-      await api.register(searchRoutes);
+      await api.register(recordSearchRoutes);
       await api.register(exportRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },

@@ -41,7 +41,7 @@ import { PageCountsRepository, PendingPageViews } from '../../src/repositories/t
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
 import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
 import { ExportRepository } from '../../src/repositories/tenant/export.repository.js';
-import { SearchRepository } from '../../src/repositories/tenant/search.repository.js';
+import { RecordSearchRepository } from '../../src/repositories/tenant/record-search.repository.js';
 import type { SearchCondition } from '../../src/repositories/tenant/search-filter.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
 import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
@@ -533,7 +533,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     setRole: [one([ID, 'member'])],
     remove: [one([ID])],
   }),
-  tenant('search.repository', SearchRepository, {
+  tenant('record-search.repository', RecordSearchRepository, {
     leads: [
       one([{ groups: [], sort: CREATED_DESC, limit: 51 }], 'no filter, newest first'),
       one([{ groups: LEAD_GROUPS, sort: CODE_ASC, limit: 51, after: { at: 'LD-1', id: ID } }], 'column and JSON conditions, sorted by a nullable column, after a cursor'),

@@ -4,7 +4,7 @@
  * request usually needs one or two of them.
  */
 import type { TenantScope } from '../scope/tenant-scope.js';
-import { SearchRepository } from './search.repository.js';
+import { RecordSearchRepository } from './record-search.repository.js';
 import { ExportRepository } from './export.repository.js';
 import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
@@ -52,7 +52,7 @@ export interface TenantRepositories {
   reverseDnsDue: ReverseDnsDueRepository;
   enrichmentQueue: EnrichmentQueueRepository;
   accountActivity: AccountActivityRepository;
-  search: SearchRepository;
+  recordSearch: RecordSearchRepository;
   exports: ExportRepository;
 }
 
@@ -79,7 +79,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   reverseDnsDue: ReverseDnsDueRepository,
   enrichmentQueue: EnrichmentQueueRepository,
   accountActivity: AccountActivityRepository,
-  search: SearchRepository,
+  recordSearch: RecordSearchRepository,
   exports: ExportRepository,
 };
 

@@ -1,7 +1,7 @@
 /**
  * A search's conditions as SQL (CONTRACT C11.3): any of the groups, each all
  * of its conditions, on the columns and JSON paths a checked SearchQuery
- * names (services/tenant/search/search-query.ts checks them against
+ * names (services/tenant/record-search/search-query.ts checks them against
  * search-fields.ts). Values are bound parameters; JSON paths go through the
  * codec (SQLite json_type/json_extract, PostgreSQL jsonb #> and #>>). A
  * condition is never NULL, so `neq` also matches rows without the value.

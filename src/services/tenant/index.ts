@@ -18,7 +18,7 @@ import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { OverviewService } from './overview.service.js';
 import { ExportService } from './export/export.service.js';
-import { SearchService } from './search/search.service.js';
+import { RecordSearchService } from './record-search/record-search.service.js';
 import { UsersService } from './users.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -35,7 +35,7 @@ export class WorkspaceServices {
   #intelligenceSettings?: IntelligenceSettingsService;
   #webhooks?: WebhooksService;
   #companyRules?: CompanyRulesService;
-  #search?: SearchService;
+  #recordSearch?: RecordSearchService;
   #exports?: ExportService;
 
   constructor(
@@ -100,8 +100,8 @@ export class WorkspaceServices {
   }
 
   /** search of leads, identities and companies (C11.3) */
-  get search(): SearchService {
-    return (this.#search ??= new SearchService(this.store));
+  get recordSearch(): RecordSearchService {
+    return (this.#recordSearch ??= new RecordSearchService(this.store));
   }
 
   /** exports of leads, identities and companies (C11.5) */

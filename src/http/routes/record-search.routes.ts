@@ -7,9 +7,9 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SearchResource } from '../../services/tenant/search/search-fields.js';
-import type { SearchItems } from '../../services/tenant/search/search.service.js';
-import { parseSearch } from '../../services/tenant/search/search-query.js';
+import type { SearchResource } from '../../services/tenant/record-search/search-fields.js';
+import type { SearchItems } from '../../services/tenant/record-search/record-search.service.js';
+import { parseSearch } from '../../services/tenant/record-search/search-query.js';
 import { HttpError } from '../errors.js';
 import { workspaceOf } from '../request-context.js';
 import { errorResponses } from '../schemas/common.js';
@@ -17,7 +17,7 @@ import { CompanyListEnvelope } from '../schemas/companies.schemas.js';
 import { COMPANY_EXAMPLE, IDENTITY_EXAMPLE, LEAD_EXAMPLE, page, withExample } from '../schemas/examples.js';
 import { IdentityListEnvelope } from '../schemas/identities.schemas.js';
 import { LeadListEnvelope } from '../schemas/leads.schemas.js';
-import { SearchBody, SearchQueryString } from '../schemas/search.schemas.js';
+import { SearchBody, SearchQueryString } from '../schemas/record-search.schemas.js';
 import { leadListEnvelope, leadSerializers } from '../serializers/lead.serializer.js';
 
 const SEARCH_EXAMPLE = {
@@ -46,7 +46,7 @@ async function search<R extends SearchResource>(resource: R, request: FastifyReq
   const cursors = request.server.cursors;
   const after = query.cursor === undefined ? undefined : await cursors.decode(query.cursor, binding);
   if (query.cursor !== undefined && after === undefined) throw invalidCursor();
-  const result = await workspaceOf(request).search.search(resource, query, after);
+  const result = await workspaceOf(request).recordSearch.search(resource, query, after);
   const items = result.items.slice(0, query.limit);
   const last = result.positions[items.length - 1];
   if (result.items.length > query.limit && last !== undefined) {
@@ -60,7 +60,7 @@ async function search<R extends SearchResource>(resource: R, request: FastifyReq
 const DESCRIPTION =
   'Rows matching any of the filter groups (each group: all of its conditions, at most 5 groups of 10), in the sort, with the exact `pagination.total`. Operators: eq, neq (also matches rows without the value), in, contains (case-insensitive text), gt, gte, lt, lte (numbers, text, dates), exists. A JSON path compares values of the type given (a number matches numbers only). While more rows follow, `Link: <…?cursor=…>; rel="next"`: POST the same body to that URL (or put the cursor in the body). A problem is 400 naming it in `details.fields`, such as `filter.any[1].all[2].op`.';
 
-export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const recordSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/leads/search',
     {

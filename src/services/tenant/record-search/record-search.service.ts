@@ -5,7 +5,7 @@
  */
 import type { WorkspaceStore } from '../../../repositories/index.js';
 import type { Keyset } from '../../../repositories/page.js';
-import type { SearchResult } from '../../../repositories/tenant/search.repository.js';
+import type { SearchResult } from '../../../repositories/tenant/record-search.repository.js';
 import type { Company, Identity, Lead } from '../../../schemas/resources.js';
 import type { SearchResource } from './search-fields.js';
 import type { SearchQuery } from './search-query.js';
@@ -16,13 +16,13 @@ export interface SearchItems {
   companies: Company;
 }
 
-export class SearchService {
+export class RecordSearchService {
   constructor(private readonly store: WorkspaceStore) {}
 
   /** One page of the search (one row more than its limit, to know whether more follow), after `after` when given. */
   search<R extends SearchResource>(resource: R, query: SearchQuery, after: Keyset | undefined): Promise<SearchResult<SearchItems[R]>> {
     const request = { groups: query.groups, sort: query.sort, limit: query.limit + 1, ...(after === undefined ? {} : { after }) };
-    const search = this.store.repos.search;
+    const search = this.store.repos.recordSearch;
     const run = { leads: () => search.leads(request), identities: () => search.identities(request), companies: () => search.companies(request) };
     return run[resource]() as Promise<SearchResult<SearchItems[R]>>;
   }

@@ -1,11 +1,11 @@
 /**
  * The body of the search routes (CONTRACT C11.3), as the document shows it.
  * The service checks it again against the resource's fields
- * (services/tenant/search/search-query.ts), so that a problem names the
+ * (services/tenant/record-search/search-query.ts), so that a problem names the
  * offending condition (`filter.any[1].all[2].op`).
  */
 import { Type } from '@sinclair/typebox';
-import { MAX_CONDITIONS, MAX_GROUPS, MAX_IN_VALUES, MAX_SEARCH_LIMIT, SEARCH_OPERATORS } from '../../services/tenant/search/search-query.js';
+import { MAX_CONDITIONS, MAX_GROUPS, MAX_IN_VALUES, MAX_SEARCH_LIMIT, SEARCH_OPERATORS } from '../../services/tenant/record-search/search-query.js';
 
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 

@@ -29,7 +29,7 @@ export interface SearchResult<T> {
   total: number;
 }
 
-export class SearchRepository extends TenantRepository {
+export class RecordSearchRepository extends TenantRepository {
   leads(request: SearchRequest): Promise<SearchResult<Lead>> {
     const leads = new LeadsRepository(this.scope);
     return this.run('leads', LEAD_COLUMNS, request, (row) => leads.toLead(row as never));
