@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_TRACKING, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DASHBOARD_API_PREFIX, sessionGate } from './http/dashboard/session-gate.js';
+import { deprecation } from './http/plugins/deprecation.js';
 import { registerDashboardApp } from './http/plugins/dashboard-app.js';
 import { clientErrorHandler, connectionPolicy, serverOptions } from './http/plugins/connection-policy.js';
 import { errorHandler, sendError, toHttpError } from './http/plugins/error-handler.js';
@@ -35,6 +36,7 @@ import { leadNoteRoutes } from './http/routes/dashboard/lead-notes.routes.js';
 import { liveRoutes } from './http/routes/dashboard/live.routes.js';
 import { LiveHub } from './services/live/live-hub.js';
 import { MemoryLiveBus } from './services/live/live-bus.js';
+import { exportRoutes as dashboardExportRoutes } from './http/routes/dashboard/export.routes.js';
 import { accountsRoutes } from './http/routes/dashboard/accounts.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
@@ -42,6 +44,7 @@ import { intelligenceRoutes } from './http/routes/dashboard/intelligence.routes.
 import { siteKeyRoutes } from './http/routes/dashboard/site-keys.routes.js';
 import { webhookRoutes as dashboardWebhookRoutes } from './http/routes/dashboard/webhooks.routes.js';
 import { alertRoutes as dashboardAlertRoutes } from './http/routes/dashboard/alerts.routes.js';
+import { exportRoutes } from './http/routes/export.routes.js';
 import { erasuresRoutes } from './http/routes/erasures.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { identitiesRoutes } from './http/routes/identities.routes.js';
@@ -51,6 +54,7 @@ import { leadNotesRoutes } from './http/routes/lead-notes.routes.js';
 import { listsRoutes } from './http/routes/lists.routes.js';
 import { metricsRoutes } from './http/routes/metrics.routes.js';
 import { openapiRoutes } from './http/routes/openapi.routes.js';
+import { recordSearchRoutes } from './http/routes/record-search.routes.js';
 import { trackerRoutes } from './http/routes/tracker.routes.js';
 import { usersRoutes } from './http/routes/users.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks.routes.js';
@@ -170,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandler, { allowedMethods: (path) => routes.allowedMethods(path), fallback: dashboardFallback });
   await app.register(openapi);
   await app.register(idempotency);
+  await app.register(deprecation);
   await app.register(referenceRoutes);
   await app.register(healthRoutes, { database, rateLimitState: () => limiter.state() });
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
@@ -199,6 +204,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(companyRulesRoutes);
       await api.register(alertsRoutes);
       await api.register(batchRoutes);
+      await api.register(recordSearchRoutes);
+      await api.register(exportRoutes);
       if (options.extraRoutes !== undefined) await api.register(options.extraRoutes);
     },
     { prefix: '/api/v1' },
@@ -217,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(searchRoutes);
       await dashboard.register(liveRoutes, { hub: live });
       await dashboard.register(dashboardAlertRoutes);
+      await dashboard.register(dashboardExportRoutes);
     },
     { prefix: DASHBOARD_API_PREFIX },
   );

@@ -46,6 +46,9 @@ import { PersonalitiesRepository } from '../../src/repositories/tenant/personali
 import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
 import { SearchRepository } from '../../src/repositories/tenant/search.repository.js';
 import { LiveRepository } from '../../src/repositories/tenant/live.repository.js';
+import { ExportRepository } from '../../src/repositories/tenant/export.repository.js';
+import { RecordSearchRepository } from '../../src/repositories/tenant/record-search.repository.js';
+import type { SearchCondition } from '../../src/repositories/tenant/search-filter.js';
 import { SessionsRepository, type Session } from '../../src/repositories/tenant/sessions.repository.js';
 import { VisitorsRepository, type Visitor } from '../../src/repositories/tenant/visitors.repository.js';
 import { WorkspaceSettingsRepository } from '../../src/repositories/tenant/workspace-settings.repository.js';
@@ -125,6 +128,29 @@ const lead: NewLead = {
   summary: null,
   company_id: null,
 };
+
+const CREATED_DESC = { field: 'created_at', column: 'created_at', order: 'desc', nullable: false } as const;
+const CODE_ASC = { field: 'code', column: 'code', order: 'asc', nullable: true } as const;
+/** every kind of condition: a column's eq, neq, in, contains, range and exists; a JSON path's of each type */
+const LEAD_GROUPS: SearchCondition[][] = [
+  [
+    { target: { kind: 'column', column: 'source', type: 'text' }, op: 'eq', value: 'website' },
+    { target: { kind: 'column', column: 'code', type: 'text' }, op: 'neq', value: 'LD-1' },
+    { target: { kind: 'column', column: 'created_at', type: 'instant' }, op: 'gte', value: AT },
+    { target: { kind: 'column', column: 'company_id', type: 'uuid' }, op: 'exists', value: true },
+  ],
+  [
+    { target: { kind: 'column', column: 'code', type: 'text' }, op: 'in', value: ['LD-1', 'LD-2'] },
+    { target: { kind: 'column', column: 'source', type: 'text' }, op: 'contains', value: 'web' },
+  ],
+  [
+    { target: { kind: 'json', column: 'summary', path: ['score'] }, op: 'gte', value: 70 },
+    { target: { kind: 'json', column: 'properties', path: ['plan'] }, op: 'in', value: ['team', 'enterprise'] },
+    { target: { kind: 'json', column: 'properties', path: ['trial'] }, op: 'neq', value: true },
+    { target: { kind: 'json', column: 'properties', path: ['note'] }, op: 'contains', value: 'x' },
+    { target: { kind: 'json', column: 'location', path: ['city'] }, op: 'exists', value: false },
+  ],
+];
 
 const exists = { exists: [one([ID])], existingIds: [one([[ID, ID]])], hasAny: [one([])] };
 
@@ -612,6 +638,24 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     lockAdmins: [one([])],
     setRole: [one([ID, 'member'])],
     remove: [one([ID])],
+  }),
+  tenant('record-search.repository', RecordSearchRepository, {
+    leads: [
+      one([{ groups: [], sort: CREATED_DESC, limit: 51 }], 'no filter, newest first'),
+      one([{ groups: LEAD_GROUPS, sort: CODE_ASC, limit: 51, after: { at: 'LD-1', id: ID } }], 'column and JSON conditions, sorted by a nullable column, after a cursor'),
+    ],
+    identities: [one([{ groups: [[{ target: { kind: 'json', column: 'traits', path: ['plan'] }, op: 'eq', value: 'team' }, { target: { kind: 'column', column: 'is_favorite', type: 'bool' }, op: 'eq', value: true }]], sort: CREATED_DESC, limit: 51 }], 'a trait and a boolean')],
+    companies: [one([{ groups: [[{ target: { kind: 'column', column: 'name', type: 'text' }, op: 'contains', value: 'acme' }]], sort: { field: 'name', column: 'name', order: 'asc', nullable: false }, limit: 51 }], 'name contains, sorted by name')],
+  }),
+  tenant('export.repository', ExportRepository, {
+    leads: [
+      one([{}, undefined, 1000], 'first chunk, no filter'),
+      one([{ source: 'ads', code: 'LD-1', createdAfter: AT, createdBefore: AT }, { at: AT, id: ID }, 1000], 'every filter, a chunk after the last'),
+    ],
+    identities: [
+      one([{}, undefined, 1000], 'first chunk, no filter'),
+      one([{ email: 'ada@acme.com', isFavorite: true }, { at: AT, id: ID }, 1000], 'filters, a chunk after the last'),
+    ],
   }),
   operator('workspaces.repository', WorkspacesRepository, {
     insert: [one([{ id: ID, name: 'Acme', created_at: AT }])],

@@ -105,7 +105,11 @@ export type Operation =
   /** the Live page (CONTRACT C9.2): the caller's visits only */
   | { kind: 'live' }
   /** the Live page's event stream: the caller's visits notify it, the other workspace's never */
-  | { kind: 'live-stream' };
+  | { kind: 'live-stream' }
+  /** a search (CONTRACT C11.3), walked to its end through its cursors: exactly the caller's items, whatever the filter matches elsewhere */
+  | { kind: 'record-search'; resource: 'leads' | 'identities' | 'companies' }
+  /** an export (CONTRACT C11.5), NDJSON and CSV: exactly the caller's items */
+  | { kind: 'export'; resource: 'leads' | 'identities' | 'companies' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -185,6 +189,15 @@ export const MATRIX: Record<string, Operation> = {
   'GET /api/v1/users/:id': { kind: 'read', resource: 'users' },
   'POST /api/v1/leads/batch': { kind: 'batch', resource: 'leads' },
   'POST /api/v1/identities/batch': { kind: 'batch', resource: 'identities' },
+  'POST /api/v1/leads/search': { kind: 'record-search', resource: 'leads' },
+  'POST /api/v1/identities/search': { kind: 'record-search', resource: 'identities' },
+  'POST /api/v1/companies/search': { kind: 'record-search', resource: 'companies' },
+  'GET /api/v1/leads/export': { kind: 'export', resource: 'leads' },
+  'GET /api/v1/identities/export': { kind: 'export', resource: 'identities' },
+  'GET /api/v1/companies/export': { kind: 'export', resource: 'companies' },
+  'GET /dashboard/api/leads/export': { kind: 'export', resource: 'leads' },
+  'GET /dashboard/api/identities/export': { kind: 'export', resource: 'identities' },
+  'GET /dashboard/api/companies/export': { kind: 'export', resource: 'companies' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
   'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/tracking-status': { kind: 'summary', of: 'tracking-status' },

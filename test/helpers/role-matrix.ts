@@ -35,6 +35,10 @@ export const LEAST_ROLE: Record<string, Access> = {
   'GET /dashboard/api/live': 'viewer',
   'GET /dashboard/api/live/stream': 'viewer',
   'GET /dashboard/api/leads': 'viewer',
+  // C9.7, C11.5: Export CSV reads what the lists show
+  'GET /dashboard/api/leads/export': 'viewer',
+  'GET /dashboard/api/identities/export': 'viewer',
+  'GET /dashboard/api/companies/export': 'viewer',
   'GET /dashboard/api/leads/:id': 'viewer',
   'PATCH /dashboard/api/leads/:id': 'member',
   // C9.3 with C7.4: notes are part of working a lead; every member reads them, a member (not a viewer) writes them

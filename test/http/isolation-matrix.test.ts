@@ -657,11 +657,58 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     caller.ids.leads.add(leads[0]!.id as string);
   }
 
+  /** C11.5: an export in either format holds exactly the caller's items */
+  async function checkExport(caller: Holdings, operation: PlannedOperation, resource: Resource) {
+    for (const format of ['ndjson', 'csv']) {
+      const credentials: Record<string, string> = operation.route.url.startsWith('/dashboard/api/')
+        ? { cookie: caller.session?.cookie ?? '' }
+        : { authorization: `Bearer ${caller.workspace.production.key}` };
+      const response = await fetch(`${base}${operation.route.url}?format=${format}`, { headers: credentials });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-workspace-id')).toBe(caller.workspace.id);
+      const lines = (await response.text()).split(format === 'csv' ? '\r\n' : '\n').filter((line) => line !== '');
+      if (format === 'ndjson') {
+        expectCallersItems(caller, resource, lines.map((line) => JSON.parse(line) as Record<string, unknown>), caller.ids[resource]);
+      } else {
+        // no cell of these fixtures holds a line break: each line is a row, its first cell the id
+        expect(new Set(lines.slice(1).map((line) => line.split(',')[0]))).toEqual(caller.ids[resource]);
+      }
+    }
+  }
+
+  /** C11.3: a search walked page by page (limit 1) through its Link cursors: the caller's items only, also for a filter on the shared id */
+  async function checkRecordSearch(caller: Holdings, operation: PlannedOperation, resource: Resource) {
+    const searchWalk = async (filter?: unknown) => {
+      const items: Record<string, unknown>[] = [];
+      let url = `${base}${operation.route.url}`;
+      for (;;) {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${caller.workspace.production.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...(filter === undefined ? {} : { filter }), limit: 1, sort: [{ field: 'created_at', order: 'asc' }] }),
+        });
+        expect(response.status, url).toBe(200);
+        expect(response.headers.get('x-workspace-id')).toBe(caller.workspace.id);
+        const page = (await response.json()) as { data: Record<string, unknown>[]; pagination: { total: number } };
+        items.push(...page.data);
+        const next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '');
+        if (next === null) {
+          expect(items.length).toBe(page.pagination.total);
+          return items;
+        }
+        url = next[1]!;
+      }
+    };
+    expectCallersItems(caller, resource, await searchWalk(), caller.ids[resource]);
+    const ids = await searchWalk({ any: [{ all: [{ field: 'id', op: 'in', value: [...caller.ids[resource]] }] }] });
+    expectCallersItems(caller, resource, ids, caller.ids[resource]);
+  }
+
   /** C11.4: a batch naming the other workspace's items (by id, by reference, by email) never reaches them */
   async function checkBatch(caller: Holdings, other: Holdings, operation: PlannedOperation, resource: 'leads' | 'identities') {
-    const foreign = await read(other, resource, other.only[resource]);
-    const otherTotal = await total(other, resource);
     if (resource === 'leads') {
+      const foreign = await read(other, 'leads', other.only.leads);
+      const otherTotal = await total(other, 'leads');
       const callerTotal = await total(caller, 'leads');
       for (const operations of [
         [{ op: 'update', id: other.only.leads, body: { properties: { batch: true } } }],
@@ -673,17 +720,24 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
         expect(answer.workspace).toBe(caller.workspace.id);
       }
       expect(await total(caller, 'leads')).toBe(callerTotal);
-    } else {
-      const { email } = foreign.body.data as { email: string };
-      const answer = await call(caller.workspace, 'POST', operation.route.url, { identities: [{ email, name: 'Batch', traits: { batch: true } }] });
-      expect(answer.status).toBe(200);
-      const [result] = answer.body.data as { outcome: string; data: { id: string; workspace_id: string } }[];
-      expect(result!.data.workspace_id).toBe(caller.workspace.id);
-      expect(result!.data.id).not.toBe(other.only.identities);
-      if (result!.outcome === 'created') caller.ids.identities.add(result!.data.id);
+      expect(await read(other, 'leads', other.only.leads)).toEqual(foreign);
+      expect(await total(other, 'leads')).toBe(otherTotal);
+      return;
     }
-    expect(await read(other, resource, other.only[resource])).toEqual(foreign);
-    expect(await total(other, resource)).toBe(otherTotal);
+    // an email only the other workspace holds (made here, so that no other check meets it)
+    const email = `batch-${other.tag.toLowerCase()}-${randomUUID()}@example.com`;
+    const made = await call(other.workspace, 'POST', '/api/v1/identities', { email, name: 'Theirs' });
+    expect(made.status).toBe(201);
+    const theirs = made.body.data as { id: string };
+    other.ids.identities.add(theirs.id);
+    const before = await read(other, 'identities', theirs.id);
+    const answer = await call(caller.workspace, 'POST', operation.route.url, { identities: [{ email, name: 'Batch', traits: { batch: true } }] });
+    expect(answer.status).toBe(200);
+    const [result] = answer.body.data as { outcome: string; data: { id: string; workspace_id: string } }[];
+    expect(result!.outcome).toBe('created');
+    expect(result!.data.workspace_id).toBe(caller.workspace.id);
+    caller.ids.identities.add(result!.data.id);
+    expect(await read(other, 'identities', theirs.id)).toEqual(before);
   }
 
   it('covers every route the application registers, and every entry names a real route', () => {
@@ -778,6 +832,12 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'notes':
             await checkNotes(caller, other, operation!, spec.action);
+            break;
+          case 'record-search':
+            await checkRecordSearch(caller, operation!, spec.resource);
+            break;
+          case 'export':
+            await checkExport(caller, operation!, spec.resource);
             break;
         }
       }

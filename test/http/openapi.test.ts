@@ -79,6 +79,14 @@ const ENDPOINTS: Record<string, string[]> = {
   '/api/v1/leads/{id}/notes/{note_id}': ['get'],
   '/api/v1/alerts/{id}/deliveries': ['get'],
   '/api/v1/alerts/{id}/test': ['post'],
+  // C11.3
+  '/api/v1/leads/search': ['post'],
+  '/api/v1/identities/search': ['post'],
+  '/api/v1/companies/search': ['post'],
+  // C11.5
+  '/api/v1/leads/export': ['get'],
+  '/api/v1/identities/export': ['get'],
+  '/api/v1/companies/export': ['get'],
 };
 
 /** The spec's field tables, and the error body of C3.5. */
@@ -206,7 +214,7 @@ describe('OpenAPI 3.1 generated from the route schemas', () => {
       const documented = Object.keys(doc.paths[path] ?? {}).filter((method) => HTTP_METHODS.includes(method));
       expect(documented.sort(), path).toEqual([...methods].sort());
     }
-    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(54);
+    expect(operations(doc).filter(([, path]) => path.startsWith('/api/v1/'))).toHaveLength(60);
   });
 
   it('has the resource schemas as components, each with exactly the fields of the spec', () => {
@@ -388,7 +396,11 @@ describe('C8.1: a reference for the developers who call the API', () => {
       expect(success.length, where).toBe(1);
       if (!path.startsWith('webhook ')) {
         const [status, response] = success[0] as [string, FullOperation['responses'][string]];
-        if (status !== '204') expect(response.content?.['application/json']?.example, where).toBeDefined();
+        if (status !== '204') {
+          // every media type of the answer (JSON, and NDJSON and CSV for exports: C11.5)
+          expect(Object.keys(response.content ?? {}).length, where).toBeGreaterThan(0);
+          for (const [type, media] of Object.entries(response.content ?? {})) expect(media.example, `${where} ${type}`).toBeDefined();
+        }
         expect(response.description, where).not.toBe('Default Response');
       }
       for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {

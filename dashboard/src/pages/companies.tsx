@@ -8,6 +8,7 @@ import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
 import { text } from '../format';
 import type { Company } from '../types';
+import { ExportCsv } from '../components/export-csv';
 
 const LIMIT = 50;
 
@@ -30,6 +31,7 @@ export function CompaniesPage() {
     <>
       <div className="page-head">
         <h1>Companies</h1>
+        <ExportCsv resource="companies" filters={search} />
       </div>
       <form className="filters" onSubmit={apply} key={JSON.stringify(search)} aria-label="Filter companies">
         <label>

@@ -7,6 +7,7 @@ import { Pager } from '../components/pager';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
 import type { Identity } from '../types';
+import { ExportCsv } from '../components/export-csv';
 
 const LIMIT = 50;
 
@@ -32,6 +33,7 @@ export function IdentitiesPage() {
     <>
       <div className="page-head">
         <h1>Identities</h1>
+        <ExportCsv resource="identities" filters={search} />
       </div>
       <form className="filters" onSubmit={apply} key={JSON.stringify(search)} aria-label="Filter identities">
         <label>

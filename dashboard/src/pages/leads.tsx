@@ -15,6 +15,7 @@ import { Time } from '../components/time';
 import { text } from '../format';
 import type { LeadSearch, LeadSort } from '../router';
 import type { Lead, LeadLabels } from '../types';
+import { ExportCsv } from '../components/export-csv';
 
 const LIMIT = 50;
 
@@ -78,6 +79,7 @@ export function LeadsPage() {
     <>
       <div className="page-head">
         <h1>Leads</h1>
+        <ExportCsv resource="leads" filters={search} />
       </div>
       <form className="filters" onSubmit={apply} key={JSON.stringify(search)} aria-label="Filter leads">
         <label>

@@ -53,7 +53,16 @@ import type {
   WebhookReplay,
   WebhookUpdate,
   WorkspaceUser,
+  CompanyExportQuery,
+  IdentityBatchResult,
+  IdentityExportQuery,
+  IdentityUpsert,
+  LeadBatchOperation,
+  LeadBatchResult,
+  LeadExportQuery,
+  SearchBody,
 } from './types.js';
+import { exportBody, exportRows } from './export.js';
 
 export const CLIENT_VERSION = '0.1.0';
 
@@ -195,6 +204,18 @@ export function createClient(options: ClientOptions) {
         create: (leadId: string, body: LeadNoteCreate, call?: WriteOptions): Promise<LeadNote> =>
           unwrap(api.POST('/api/v1/leads/{id}/notes', { params: { path: { id: leadId } }, body, ...writeInit(call) })).then((answer) => answer.data),
       },
+      /** searchLeads: `await` it for the first page, `for await` it for every lead found (C11.3) */
+      search: (body: SearchBody = {}, call?: CallOptions) =>
+        list<Lead>((q) => toPage(api.POST('/api/v1/leads/search', { params: { query: q }, body, ...callInit(call) })), {}),
+      /** batchLeads: 1 to 100 creates and updates, all or nothing; the results in order (C11.4) */
+      batch: (operations: LeadBatchOperation[], call?: WriteOptions): Promise<LeadBatchResult[]> =>
+        unwrap(api.POST('/api/v1/leads/batch', { body: { operations }, ...writeInit(call) })).then((answer) => answer.data),
+      /** exportLeads: every lead matching the filters, read as the answer streams (C11.5) */
+      export: (query: LeadExportQuery = {}, call?: CallOptions): AsyncIterable<Lead> =>
+        exportRows<Lead>(() => exportBody(api.GET('/api/v1/leads/export', { params: { query: { ...query, format: 'ndjson' } }, parseAs: 'stream', ...callInit(call) }))),
+      /** exportLeads as CSV: the body as a byte stream (UTF-8, a header row) */
+      exportCsv: (query: LeadExportQuery = {}, call?: CallOptions): Promise<ReadableStream<Uint8Array>> =>
+        exportBody(api.GET('/api/v1/leads/export', { params: { query: { ...query, format: 'csv' } }, parseAs: 'stream', ...callInit(call) })),
     },
 
     identities: {
@@ -227,6 +248,17 @@ export function createClient(options: ClientOptions) {
             ),
           query,
         ),
+      /** searchIdentities (C11.3) */
+      search: (body: SearchBody = {}, call?: CallOptions) =>
+        list<Identity>((q) => toPage(api.POST('/api/v1/identities/search', { params: { query: q }, body, ...callInit(call) })), {}),
+      /** batchIdentities: 1 to 100 identities upserted by email, traits merged (RFC 7396); the results in order (C11.4) */
+      batch: (identities: IdentityUpsert[], call?: WriteOptions): Promise<IdentityBatchResult[]> =>
+        unwrap(api.POST('/api/v1/identities/batch', { body: { identities }, ...writeInit(call) })).then((answer) => answer.data),
+      /** exportIdentities (C11.5) */
+      export: (query: IdentityExportQuery = {}, call?: CallOptions): AsyncIterable<Identity> =>
+        exportRows<Identity>(() =>
+          exportBody(api.GET('/api/v1/identities/export', { params: { query: { ...query, format: 'ndjson' } }, parseAs: 'stream', ...callInit(call) })),
+        ),
       /** listIdentityPersonalities: every one, newest first (not paged) */
       personalities: (id: string, call?: CallOptions): Promise<Personality[]> =>
         unwrap(api.GET('/api/v1/identities/{id}/personalities', { params: { path: { id } }, ...callInit(call) })).then(
@@ -241,6 +273,14 @@ export function createClient(options: ClientOptions) {
       /** getCompany */
       get: (id: string, call?: CallOptions): Promise<Company> =>
         unwrap(api.GET('/api/v1/companies/{id}', { params: { path: { id } }, ...callInit(call) })).then((body) => body.data),
+      /** searchCompanies (C11.3) */
+      search: (body: SearchBody = {}, call?: CallOptions) =>
+        list<Company>((q) => toPage(api.POST('/api/v1/companies/search', { params: { query: q }, body, ...callInit(call) })), {}),
+      /** exportCompanies (C11.5) */
+      export: (query: CompanyExportQuery = {}, call?: CallOptions): AsyncIterable<Company> =>
+        exportRows<Company>(() =>
+          exportBody(api.GET('/api/v1/companies/export', { params: { query: { ...query, format: 'ndjson' } }, parseAs: 'stream', ...callInit(call) })),
+        ),
       /** getCompanyEngagement: its visitors, sessions, page views, top pages and account score over the last `days` days (CONTRACT C6.9) */
       engagement: (id: string, query?: CompanyEngagementQuery, call?: CallOptions): Promise<CompanyEngagement> =>
         unwrap(api.GET('/api/v1/companies/{id}/engagement', { params: { path: { id }, query }, ...callInit(call) })).then((body) => body.data),

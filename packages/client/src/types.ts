@@ -73,3 +73,16 @@ export type WebhookPayload<T extends keyof webhooks = keyof webhooks> = {
   [K in T]: webhooks[K]['post'] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 }[T];
 export type WebhookEventType = keyof webhooks;
+
+/** a search's filter, sort and page size (CONTRACT C11.3); the cursor is followed by the iteration */
+export type SearchBody = Omit<BodyOf<'searchLeads'>, 'cursor'>;
+/** the operations of a lead batch and their results, in order (C11.4) */
+export type LeadBatchOperation = BodyOf<'batchLeads'>['operations'][number];
+export type LeadBatchResult = operations['batchLeads']['responses'][200]['content']['application/json']['data'][number];
+/** an identity of an identity batch, upserted by email, and its result (C11.4) */
+export type IdentityUpsert = BodyOf<'batchIdentities'>['identities'][number];
+export type IdentityBatchResult = operations['batchIdentities']['responses'][200]['content']['application/json']['data'][number];
+/** the filters of an export (C11.5): those of the list, without its paging */
+export type LeadExportQuery = Omit<QueryOf<'exportLeads'>, 'format'>;
+export type IdentityExportQuery = Omit<QueryOf<'exportIdentities'>, 'format'>;
+export type CompanyExportQuery = Omit<QueryOf<'exportCompanies'>, 'format'>;

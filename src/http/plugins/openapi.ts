@@ -24,6 +24,8 @@ const DESCRIPTION = `Leads, visitor identities with their activity and personali
 
 **Lists** are newest first, \`limit\` 1 to 100 (default 50) and \`offset\`; \`pagination.total\` counts every matching item. Timestamps are \`YYYY-MM-DDTHH:mm:ss.sssZ\`.
 
+**Versioning.** Everything under \`/api/v1\` keeps working as documented; breaking changes ship only under a new prefix, served beside v1 for 12 months. Additions (endpoints, optional parameters, answer fields, event types) ship in v1: ignore fields you do not know. Anything that will go is deprecated first: its answers carry \`Deprecation\` (RFC 9745) and a \`Link\` with \`rel="deprecation"\`, then \`Sunset\` (RFC 8594) at least 6 months ahead, and the operation is marked deprecated here. The changelog is docs/changelog.md in the repository.
+
 **Typed client.** \`@leadlight/client\` (in this repository, \`packages/client\`) is generated from this document: every operation typed, retries of 429, 503 and network errors that never duplicate a POST, \`for await\` over every list, and typed errors. See its README.`;
 
 const TAGS = [
@@ -98,6 +100,21 @@ function describeErrors(operation: Operation): void {
   }
 }
 
+/**
+ * The example of an answer that is not JSON (an export's NDJSON and CSV:
+ * C11.5), shown on its media type as JSON answers show theirs.
+ */
+function describeMediaExamples(operation: Operation): void {
+  for (const response of Object.values(operation.responses ?? {})) {
+    for (const [type, media] of Object.entries(response.content ?? {})) {
+      const schema = media.schema as { examples?: unknown[] } | undefined;
+      if (type === 'application/json' || media.example !== undefined || schema?.examples === undefined) continue;
+      media.example = schema.examples[0];
+      delete schema.examples;
+    }
+  }
+}
+
 /** A POST under /api/v1 takes an Idempotency-Key, and can answer 409 and 422 because of it (CONTRACT C8.2). */
 function describeIdempotency(path: string, method: string, operation: Operation): void {
   if (method !== 'post' || !path.startsWith('/api/v1/')) return;
@@ -168,6 +185,7 @@ export const openapi = fp(
             describeIdempotency(path, method, operation);
             describeHeaders(path, operation);
             describeErrors(operation);
+            describeMediaExamples(operation);
           }
         }
         // OpenAPI 3.1 webhooks (the plugin's types know only its own path items)

@@ -192,3 +192,6 @@ export class CompaniesRepository extends KeyedTenantRepository {
     );
   }
 }
+
+/** The columns of a company as the API shows it, for other readers of the table (search, export). */
+export { COLUMNS as COMPANY_COLUMNS };

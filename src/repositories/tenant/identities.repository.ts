@@ -241,7 +241,7 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return rows.map((row) => ({ day: row.day, count: this.codec.count(row.count) }));
   }
 
-  private matching(scope: TenantScope, filters: IdentityFilters) {
+  matching(scope: TenantScope, filters: IdentityFilters) {
     let query = scope.selectFrom('identities');
     if (filters.email !== undefined) query = query.where('email_normalized', '=', normalizeEmail(filters.email));
     if (filters.visitorId !== undefined) query = query.where('visitor_id', '=', filters.visitorId);
@@ -281,3 +281,6 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     };
   }
 }
+
+/** The columns of an identity row, for other readers of the table (search, export). */
+export { COLUMNS as IDENTITY_COLUMNS };

@@ -4,6 +4,8 @@
  * request usually needs one or two of them.
  */
 import type { TenantScope } from '../scope/tenant-scope.js';
+import { RecordSearchRepository } from './record-search.repository.js';
+import { ExportRepository } from './export.repository.js';
 import { AccountActivityRepository } from './account-activity.repository.js';
 import { ActivityRepository } from './activity.repository.js';
 import { ChangesRepository } from './changes.repository.js';
@@ -60,6 +62,8 @@ export interface TenantRepositories {
   alerts: AlertsRepository;
   leadNotes: LeadNotesRepository;
   live: LiveRepository;
+  recordSearch: RecordSearchRepository;
+  exports: ExportRepository;
 }
 
 const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => TenantRepositories[K] } = {
@@ -90,6 +94,8 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   alerts: AlertsRepository,
   leadNotes: LeadNotesRepository,
   live: LiveRepository,
+  recordSearch: RecordSearchRepository,
+  exports: ExportRepository,
 };
 
 /** Repositories built on first use; the getters live on the prototype, defined once (a request pays for one object). */

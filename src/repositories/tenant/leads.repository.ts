@@ -429,7 +429,7 @@ export class LeadsRepository extends KeyedTenantRepository {
   }
 
   /** JSON columns stay as stored text: responses pass them through unparsed. */
-  private toLead(row: LeadRow): Lead {
+  toLead(row: LeadRow): Lead {
     const { codec } = this;
     return {
       id: row.id,
@@ -448,3 +448,6 @@ export class LeadsRepository extends KeyedTenantRepository {
     };
   }
 }
+
+/** The columns of a lead row, for other readers of the table (search, export). */
+export { COLUMNS as LEAD_COLUMNS };

@@ -22,6 +22,8 @@ import { ListsService } from './lists.service.js';
 import { LiveService } from './live.service.js';
 import { OverviewService } from './overview.service.js';
 import { SearchService } from './search.service.js';
+import { ExportService } from './export/export.service.js';
+import { RecordSearchService } from './record-search/record-search.service.js';
 import { UsersService } from './users.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -43,6 +45,8 @@ export class WorkspaceServices {
   #alerts?: AlertsService;
   #leadNotes?: LeadNotesService;
   #live?: LiveService;
+  #recordSearch?: RecordSearchService;
+  #exports?: ExportService;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -124,5 +128,15 @@ export class WorkspaceServices {
   /** lead intelligence: the ideal customer and page kinds */
   get intelligenceSettings(): IntelligenceSettingsService {
     return (this.#intelligenceSettings ??= new IntelligenceSettingsService(this.store));
+  }
+
+  /** search of leads, identities and companies (C11.3) */
+  get recordSearch(): RecordSearchService {
+    return (this.#recordSearch ??= new RecordSearchService(this.store));
+  }
+
+  /** exports of leads, identities and companies (C11.5) */
+  get exports(): ExportService {
+    return (this.#exports ??= new ExportService(this.store));
   }
 }

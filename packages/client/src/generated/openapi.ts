@@ -817,6 +817,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leads/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search leads
+         * @description Rows matching any of the filter groups (each group: all of its conditions, at most 5 groups of 10), in the sort, with the exact `pagination.total`. Operators: eq, neq (also matches rows without the value), in, contains (case-insensitive text), gt, gte, lt, lte (numbers, text, dates), exists. A JSON path compares values of the type given (a number matches numbers only). While more rows follow, `Link: <…?cursor=…>; rel="next"`: POST the same body to that URL (or put the cursor in the body). A problem is 400 naming it in `details.fields`, such as `filter.any[1].all[2].op`. Fields: id, visitor_id, code, source, created_at, updated_at, identity_id, session_id, company_id, properties.<path>, location.<path>, summary.<path>.
+         */
+        post: operations["searchLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/identities/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search identities
+         * @description Rows matching any of the filter groups (each group: all of its conditions, at most 5 groups of 10), in the sort, with the exact `pagination.total`. Operators: eq, neq (also matches rows without the value), in, contains (case-insensitive text), gt, gte, lt, lte (numbers, text, dates), exists. A JSON path compares values of the type given (a number matches numbers only). While more rows follow, `Link: <…?cursor=…>; rel="next"`: POST the same body to that URL (or put the cursor in the body). A problem is 400 naming it in `details.fields`, such as `filter.any[1].all[2].op`. Fields: id, visitor_id, email, name, first_seen, last_seen, ip, city, country, is_favorite, created_at, traits.<path>.
+         */
+        post: operations["searchIdentities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search companies
+         * @description Rows matching any of the filter groups (each group: all of its conditions, at most 5 groups of 10), in the sort, with the exact `pagination.total`. Operators: eq, neq (also matches rows without the value), in, contains (case-insensitive text), gt, gte, lt, lte (numbers, text, dates), exists. A JSON path compares values of the type given (a number matches numbers only). While more rows follow, `Link: <…?cursor=…>; rel="next"`: POST the same body to that URL (or put the cursor in the body). A problem is 400 naming it in `details.fields`, such as `filter.any[1].all[2].op`. Fields: id, name, domain, description, employees, main_industry, created_at.
+         */
+        post: operations["searchCompanies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export leads
+         * @description Every row the list would show with these filters, newest first, in one streamed answer (no pages): NDJSON, or CSV with a header row (RFC 4180 quoting; a cell starting with = + - @ is prefixed with a quote, so that spreadsheets do not run it). Counts as one request of the rate limit. Rows written while the export runs may or may not be in it.
+         */
+        get: operations["exportLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/identities/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export identities
+         * @description Every row the list would show with these filters, newest first, in one streamed answer (no pages): NDJSON, or CSV with a header row (RFC 4180 quoting; a cell starting with = + - @ is prefixed with a quote, so that spreadsheets do not run it). Counts as one request of the rate limit. Rows written while the export runs may or may not be in it.
+         */
+        get: operations["exportIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export companies
+         * @description Every row the list would show with these filters, newest first, in one streamed answer (no pages): NDJSON, or CSV with a header row (RFC 4180 quoting; a cell starting with = + - @ is prefixed with a quote, so that spreadsheets do not run it). Counts as one request of the rate limit. Rows written while the export runs may or may not be in it.
+         */
+        get: operations["exportCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "lead.created": {
@@ -13127,6 +13247,1410 @@ export interface operations {
                      * @example {
                      *       "error": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchLeads: {
+        parameters: {
+            query?: {
+                /** @description the next page: the URL of the answer's Link rel=next, with the same body */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": {
+                 *         "any": [
+                 *           {
+                 *             "all": [
+                 *               {
+                 *                 "field": "source",
+                 *                 "op": "eq",
+                 *                 "value": "pricing-page"
+                 *               },
+                 *               {
+                 *                 "field": "summary.score",
+                 *                 "op": "gte",
+                 *                 "value": 70
+                 *               }
+                 *             ]
+                 *           },
+                 *           {
+                 *             "all": [
+                 *               {
+                 *                 "field": "properties.plan",
+                 *                 "op": "in",
+                 *                 "value": [
+                 *                   "team",
+                 *                   "enterprise"
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       },
+                 *       "sort": [
+                 *         {
+                 *           "field": "created_at",
+                 *           "order": "desc"
+                 *         }
+                 *       ],
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": {
+                    /** @description rows matching any group, a group matching all its conditions; absent: every row */
+                    filter?: {
+                        any: {
+                            all: {
+                                /** @description a field of the resource, or `properties.<path>`, `location.<path>`, `summary.<path>` (leads), `traits.<path>` (identities): keys of letters, digits, _ and -, joined by dots */
+                                field: string;
+                                op: "eq" | "neq" | "in" | "contains" | "gt" | "gte" | "lt" | "lte" | "exists";
+                                /** @description a string, number or boolean; an array for `in`; true or false for `exists` */
+                                value: (string | number | boolean) | (string | number | boolean)[];
+                            }[];
+                        }[];
+                    };
+                    /** @description one text or date field; ties are broken by id in the same order; default created_at descending */
+                    sort?: {
+                        field: string;
+                        order?: "asc" | "desc";
+                    }[];
+                    /** @description default 50 */
+                    limit?: number;
+                    /** @description the cursor of the previous answer's Link rel=next */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the leads found */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0190f6a2-7d21-7e4a-8b3c-5f9d2a1e4c61",
+                     *           "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *           "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *           "code": "demo-request",
+                     *           "source": "campaign",
+                     *           "created_at": "2026-03-02T09:14:07.512Z",
+                     *           "updated_at": "2026-03-03T16:40:12.087Z",
+                     *           "properties": {
+                     *             "plan": "team",
+                     *             "utm_source": "newsletter",
+                     *             "landing_page": "/pricing"
+                     *           },
+                     *           "location": {
+                     *             "city": "Lyon",
+                     *             "country": "FR"
+                     *           },
+                     *           "identity_id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *           "session_id": "0190f6a2-6c11-7b2f-a1d4-3e7c9b8a5d83",
+                     *           "summary": {
+                     *             "score": 72,
+                     *             "status": "qualified",
+                     *             "score_reasons": [
+                     *               "business email",
+                     *               "visited pricing 3 times"
+                     *             ]
+                     *           },
+                     *           "company_id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Lead"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchIdentities: {
+        parameters: {
+            query?: {
+                /** @description the next page: the URL of the answer's Link rel=next, with the same body */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": {
+                 *         "any": [
+                 *           {
+                 *             "all": [
+                 *               {
+                 *                 "field": "traits.plan",
+                 *                 "op": "eq",
+                 *                 "value": "team"
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       },
+                 *       "sort": [
+                 *         {
+                 *           "field": "last_seen",
+                 *           "order": "desc"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description rows matching any group, a group matching all its conditions; absent: every row */
+                    filter?: {
+                        any: {
+                            all: {
+                                /** @description a field of the resource, or `properties.<path>`, `location.<path>`, `summary.<path>` (leads), `traits.<path>` (identities): keys of letters, digits, _ and -, joined by dots */
+                                field: string;
+                                op: "eq" | "neq" | "in" | "contains" | "gt" | "gte" | "lt" | "lte" | "exists";
+                                /** @description a string, number or boolean; an array for `in`; true or false for `exists` */
+                                value: (string | number | boolean) | (string | number | boolean)[];
+                            }[];
+                        }[];
+                    };
+                    /** @description one text or date field; ties are broken by id in the same order; default created_at descending */
+                    sort?: {
+                        field: string;
+                        order?: "asc" | "desc";
+                    }[];
+                    /** @description default 50 */
+                    limit?: number;
+                    /** @description the cursor of the previous answer's Link rel=next */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the identities found */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0190f6a2-6e33-7f5b-9c2d-4a8e1b3c7d94",
+                     *           "workspace_id": "0190f6a2-5b1e-7c3d-9a4f-2e8b1c7d6a50",
+                     *           "visitor_id": "0190f6a2-6c10-7b2f-a1d4-3e7c9b8a5d72",
+                     *           "email": "ada@acme.example",
+                     *           "name": "Ada Lovelace",
+                     *           "traits": {
+                     *             "plan": "team",
+                     *             "role": "CTO"
+                     *           },
+                     *           "first_seen": "2026-02-27T08:01:44.210Z",
+                     *           "last_seen": "2026-03-03T16:40:12.087Z",
+                     *           "ip": "203.0.113.24",
+                     *           "city": "Lyon",
+                     *           "country": "FR",
+                     *           "is_favorite": false,
+                     *           "created_at": "2026-03-02T09:14:07.512Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Identity"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchCompanies: {
+        parameters: {
+            query?: {
+                /** @description the next page: the URL of the answer's Link rel=next, with the same body */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
+                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": {
+                 *         "any": [
+                 *           {
+                 *             "all": [
+                 *               {
+                 *                 "field": "main_industry",
+                 *                 "op": "contains",
+                 *                 "value": "software"
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       },
+                 *       "sort": [
+                 *         {
+                 *           "field": "name"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description rows matching any group, a group matching all its conditions; absent: every row */
+                    filter?: {
+                        any: {
+                            all: {
+                                /** @description a field of the resource, or `properties.<path>`, `location.<path>`, `summary.<path>` (leads), `traits.<path>` (identities): keys of letters, digits, _ and -, joined by dots */
+                                field: string;
+                                op: "eq" | "neq" | "in" | "contains" | "gt" | "gte" | "lt" | "lte" | "exists";
+                                /** @description a string, number or boolean; an array for `in`; true or false for `exists` */
+                                value: (string | number | boolean) | (string | number | boolean)[];
+                            }[];
+                        }[];
+                    };
+                    /** @description one text or date field; ties are broken by id in the same order; default created_at descending */
+                    sort?: {
+                        field: string;
+                        order?: "asc" | "desc";
+                    }[];
+                    /** @description default 50 */
+                    limit?: number;
+                    /** @description the cursor of the previous answer's Link rel=next */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the companies found */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5",
+                     *           "name": "Acme",
+                     *           "domain": "acme.example",
+                     *           "description": "Industrial supplies",
+                     *           "employees": "51-200",
+                     *           "main_industry": "Manufacturing",
+                     *           "created_at": "2026-03-02T09:14:07.512Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Company"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_in_use",
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
+                     *       "details": {
+                     *         "retry_after": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "message": "request body is larger than 1 MiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "message": "Content-Type must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportLeads: {
+        parameters: {
+            query?: {
+                /** @description exact source */
+                source?: string;
+                /** @description exact code */
+                code?: string;
+                /** @description only items created strictly after this instant (ISO 8601; a date alone is 00:00Z) */
+                created_after?: string;
+                /** @description only items created strictly before this instant (ISO 8601; a date alone is 00:00Z) */
+                created_before?: string;
+                /** @description the order: `-created_at` newest first (default), `created_at` oldest first, `-score` highest `summary.score` first, `score` lowest first. Ties are broken by id in the same direction. Leads whose summary has no numeric `score` come after every scored lead, in both directions (then by id). */
+                sort?: "-created_at" | "created_at" | "-score" | "score";
+                /** @description ndjson (default): one JSON object a line; csv: UTF-8 with a header row */
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every matching row, streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"id":"0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5","name":"Acme","domain":"acme.example","description":"Industrial supplies","employees":"51-200","main_industry":"Manufacturing","created_at":"2026-03-02T09:14:07.512Z"} */
+                    "application/x-ndjson": string;
+                    /**
+                     * @example id,name,domain,description,employees,main_industry,created_at
+                     *     0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5,Acme,acme.example,Industrial supplies,51-200,Manufacturing,2026-03-02T09:14:07.512Z
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportIdentities: {
+        parameters: {
+            query?: {
+                /** @description exact email, case-insensitive */
+                email?: string;
+                visitor_id?: string;
+                /** @description true or false */
+                is_favorite?: boolean;
+                /** @description only items created strictly after this instant (ISO 8601; a date alone is 00:00Z) */
+                created_after?: string;
+                /** @description only items created strictly before this instant (ISO 8601; a date alone is 00:00Z) */
+                created_before?: string;
+                /** @description ndjson (default): one JSON object a line; csv: UTF-8 with a header row */
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every matching row, streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"id":"0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5","name":"Acme","domain":"acme.example","description":"Industrial supplies","employees":"51-200","main_industry":"Manufacturing","created_at":"2026-03-02T09:14:07.512Z"} */
+                    "application/x-ndjson": string;
+                    /**
+                     * @example id,name,domain,description,employees,main_industry,created_at
+                     *     0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5,Acme,acme.example,Industrial supplies,51-200,Manufacturing,2026-03-02T09:14:07.512Z
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limit_exceeded) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limit_exceeded",
+                     *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                     *       "details": {
+                     *         "retry_after": 12,
+                     *         "limit": 1000,
+                     *         "reset": 1772442860
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "Internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unreachable (service_unavailable) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportCompanies: {
+        parameters: {
+            query?: {
+                /** @description case-insensitive substring of the name; % and _ are literal */
+                name?: string;
+                /** @description exact domain, case-insensitive */
+                domain?: string;
+                /** @description ndjson (default): one JSON object a line; csv: UTF-8 with a header row */
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every matching row, streamed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"id":"0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5","name":"Acme","domain":"acme.example","description":"Industrial supplies","employees":"51-200","main_industry":"Manufacturing","created_at":"2026-03-02T09:14:07.512Z"} */
+                    "application/x-ndjson": string;
+                    /**
+                     * @example id,name,domain,description,employees,main_industry,created_at
+                     *     0190f6a2-6f44-7a6c-8d3e-5b9f2c4d8ea5,Acme,acme.example,Industrial supplies,51-200,Manufacturing,2026-03-02T09:14:07.512Z
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request parameters or body (invalid_request) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query parameter limit must be at least 1",
+                     *       "details": {
+                     *         "parameters": {
+                     *           "limit": "must be at least 1"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or missing API key (unauthorized) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
