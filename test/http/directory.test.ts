@@ -190,7 +190,7 @@ describe.each(storeKinds())('companies, visitor lists and workspace users on %s'
       lists = [
         { id: id(), name: 'Hot', description: 'Hot visitors', color: '#FF0000', created_at: at(1) },
         { id: id(), name: 'Warm', description: null, color: '#ffaa00', created_at: at(2) },
-        { id: id(), name: 'Tied 1', description: 'same instant', color: null, created_at: at(3) },
+        { id: id(), name: 'Tied 1', description: 'same instant', color: '#aabbcc', created_at: at(3) },
         { id: id(), name: 'Tied 2', description: 'same instant', color: '#00ff00', created_at: at(3) },
         { id: id(), name: 'Tied 3', description: 'same instant', color: '#0000FF', created_at: at(3) },
         { id: id(), name: 'Cold', description: 'Cold', color: '#123456', created_at: at(0) },
