@@ -19,6 +19,7 @@ import { OverviewPage } from './pages/overview';
 import { SetPasswordPage } from './pages/set-password';
 import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
+import { LEAD_SORTS, type CompanySearch, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
 import { fetchSession, SESSION_KEY } from './session';
 
 const text = (value: unknown) => (value === undefined || value === null || value === '' ? undefined : String(value));
@@ -26,31 +27,6 @@ const offset = (value: unknown) => {
   const number = Number(value);
   return Number.isInteger(number) && number > 0 ? number : undefined;
 };
-
-export const LEAD_SORTS = ['-created_at', 'created_at', '-score', 'score'] as const;
-export type LeadSort = (typeof LEAD_SORTS)[number];
-
-export interface LeadSearch {
-  source?: string;
-  code?: string;
-  created_after?: string;
-  created_before?: string;
-  offset?: number;
-  /** the order (C9.3); absent is newest first */
-  sort?: LeadSort;
-}
-
-export interface IdentitySearch {
-  email?: string;
-  favorite?: 'true' | 'false';
-  offset?: number;
-}
-
-export interface CompanySearch {
-  name?: string;
-  domain?: string;
-  offset?: number;
-}
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: Outlet,

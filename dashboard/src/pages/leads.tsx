@@ -13,7 +13,7 @@ import { Pager } from '../components/pager';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
 import { text } from '../format';
-import type { LeadSearch, LeadSort } from '../router';
+import type { LeadSearch, LeadSort } from '../search-params';
 import type { Lead, LeadLabels } from '../types';
 import { ExportCsv } from '../components/export-csv';
 

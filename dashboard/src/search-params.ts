@@ -1,0 +1,29 @@
+/**
+ * The search parameters of the list pages, as the router validates them and
+ * the pages read them: kept apart from the router so that a page can name
+ * them without importing the router that imports the page (C9.10).
+ */
+export const LEAD_SORTS = ['-created_at', 'created_at', '-score', 'score'] as const;
+export type LeadSort = (typeof LEAD_SORTS)[number];
+
+export interface LeadSearch {
+  source?: string;
+  code?: string;
+  created_after?: string;
+  created_before?: string;
+  offset?: number;
+  /** the order (C9.3); absent is newest first */
+  sort?: LeadSort;
+}
+
+export interface IdentitySearch {
+  email?: string;
+  favorite?: 'true' | 'false';
+  offset?: number;
+}
+
+export interface CompanySearch {
+  name?: string;
+  domain?: string;
+  offset?: number;
+}
