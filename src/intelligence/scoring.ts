@@ -7,6 +7,7 @@
  */
 import { ageInDays, type ActivityKind, type VisitorAggregates } from './aggregates.js';
 import type { EmailDomainKind } from './email-domain.js';
+import { ENGAGED_FROM, QUALIFIED_FROM } from './score-thresholds.js';
 
 export interface ScoreRule {
   weight: number;
@@ -29,8 +30,6 @@ export const ENGAGEMENT_RULES: Record<ActivityKind, ScoreRule> = {
 export const HALF_LIFE_DAYS = 7;
 /** points at which engagement is half of its 50 */
 export const HALF_ENGAGEMENT_POINTS = 20;
-export const QUALIFIED_FROM = 60;
-export const ENGAGED_FROM = 30;
 const MAX_REASONS = 5;
 
 /** The workspace's ideal customer: empty lists give no points. */

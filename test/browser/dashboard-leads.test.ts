@@ -165,6 +165,9 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
       await page.getByRole('link', { name: 'Acme Rockets' }).waitFor();
       if (width === 1280) {
         await page.getByRole('region', { name: 'Score' }).getByText('Visited pricing 3 times').waitFor();
+        // C9.8: the score and the status are explained beside them, with the scorer's own thresholds
+        await page.getByRole('region', { name: 'Score' }).getByText('engaged from 30, qualified from 60').waitFor();
+        await page.getByText('new below 30, engaged from 30, qualified from 60').waitFor();
         await page.getByRole('rowheader', { name: 'seats' }).waitFor();
       }
       const status = width === 1280 ? 'customer' : 'disqualified';

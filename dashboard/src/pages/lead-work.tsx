@@ -10,6 +10,7 @@ import { api, ApiError, type Page } from '../api';
 import { QueryView } from '../components/states';
 import { Time } from '../components/time';
 import type { JsonObject, Lead, LeadNote, Member } from '../types';
+import { ENGAGED_FROM, QUALIFIED_FROM } from '../score-thresholds';
 
 export const STATUSES = ['new', 'engaged', 'qualified', 'disqualified', 'customer'] as const;
 const NOTE_MAX = 10_000;
@@ -59,8 +60,9 @@ export function LeadWork({ lead, editable, onSummary }: { lead: Lead; editable: 
         </div>
       </div>
       <p className="muted">
-        Status: new, engaged and qualified are also set by the lead score (engaged and qualified above their thresholds, see Settings); disqualified and customer only by
-        people. {editable ? '' : 'Viewers cannot change them.'}
+        Status: until someone sets it, the lead score sets it: <strong>new</strong> below {ENGAGED_FROM}, <strong>engaged</strong> from {ENGAGED_FROM},{' '}
+        <strong>qualified</strong> from {QUALIFIED_FROM}. <strong>disqualified</strong> and <strong>customer</strong> are set by people only, and a status a
+        person sets stays. {editable ? '' : 'Viewers cannot change them.'}
       </p>
       {problem !== undefined && (
         <p role="alert" className="problem">

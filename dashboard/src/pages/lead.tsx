@@ -15,6 +15,7 @@ import { text } from '../format';
 import { can, useSession } from '../session';
 import { LeadWork, Notes, PropertiesTable } from './lead-work';
 import type { Company, Identity, JsonObject, Lead } from '../types';
+import { ENGAGED_FROM, QUALIFIED_FROM } from '../score-thresholds';
 
 function IdentityLink({ id }: { id: string }) {
   const identity = useQuery({ queryKey: ['identity', id], queryFn: () => api<{ data: Identity }>(`/identities/${id}`).then((body) => body.data) });
@@ -50,6 +51,11 @@ function Score({ summary }: { summary: JsonObject | null }) {
       <h2>Score</h2>
       <p className="score">
         <meter min={0} max={100} value={score} aria-label="Lead score" /> <strong>{score}</strong> / 100
+      </p>
+      <p className="explanation">
+        Fit (up to 50: a business email, a known company, your ideal customer in Settings) plus engagement (up to 50: this person's visits of the last 30
+        days, recent ones counting more). {score >= QUALIFIED_FROM ? 'Qualified' : score >= ENGAGED_FROM ? 'Engaged' : 'New'} by score: engaged from{' '}
+        {ENGAGED_FROM}, qualified from {QUALIFIED_FROM}. What weighed most:
       </p>
       {reasons.length > 0 && (
         <ul>
