@@ -34,6 +34,7 @@ import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
 import { searchRoutes } from './http/routes/dashboard/search.routes.js';
 import { leadNoteRoutes } from './http/routes/dashboard/lead-notes.routes.js';
 import { liveRoutes } from './http/routes/dashboard/live.routes.js';
+import { dashboardOpenapiRoutes } from './http/routes/dashboard/openapi.routes.js';
 import { LiveHub } from './services/live/live-hub.js';
 import { MemoryLiveBus } from './services/live/live-bus.js';
 import { exportRoutes as dashboardExportRoutes } from './http/routes/dashboard/export.routes.js';
@@ -212,6 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(
     async (dashboard) => {
+      await dashboard.register(dashboardOpenapiRoutes);
       await dashboard.register(sessionRoutes, { services });
       await dashboard.register(recordsRoutes);
       await dashboard.register(leadNoteRoutes);

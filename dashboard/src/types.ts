@@ -1,219 +1,68 @@
 /**
- * The shapes the dashboard reads: the API's resources (spec: Resources)
- * and the dashboard's own (session, keys, members, overview).
+ * The shapes the dashboard reads, named: each is taken from the types
+ * generated from the dashboard API's OpenAPI document
+ * (generated/dashboard-api.ts, `npm run dashboard:types`, CONTRACT C9.10),
+ * so a server schema that changes changes them, and none is a hand-kept copy.
+ * Only the JSON value types below are the dashboard's own.
  */
+import type { components, paths } from './generated/dashboard-api';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
-export type Role = 'viewer' | 'member' | 'admin';
+/** a JSON object of the server's (properties, traits, summary): its values are whatever JSON was stored */
+export type JsonObject = { [key: string]: unknown };
 
-export interface Session {
-  user: { id: string; email: string; name: string | null };
-  workspace: { id: string; name: string };
-  role: Role;
-  workspaces: { id: string; name: string; role: string }[];
-  csrf_token: string;
-  expires_at: string;
-  features: { site_keys: boolean };
-}
+type Schemas = components['schemas'];
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** the JSON body of the first 2xx answer of an operation */
+type Answer<O> = O extends { responses: infer R }
+  ? R extends { 200: infer A }
+    ? JsonBody<A>
+    : R extends { 201: infer A }
+      ? JsonBody<A>
+      : never
+  : never;
+/** the `data` of an operation's answer */
+type DataOf<O> = Answer<O> extends { data: infer D } ? D : never;
+/** one item of an operation's `data` list */
+type ItemOf<O> = DataOf<O> extends (infer I)[] ? I : never;
+type Get<P extends keyof paths> = paths[P]['get'];
+type Post<P extends keyof paths> = paths[P]['post'];
 
-export interface Lead {
-  id: string;
-  visitor_id: string;
-  workspace_id: string;
-  code: string | null;
-  source: string | null;
-  created_at: string;
-  updated_at: string;
-  properties: JsonObject;
-  location: JsonObject;
-  identity_id: string | null;
-  session_id: string | null;
-  summary: JsonObject | null;
-  company_id: string | null;
-}
-
+export type Session = NonNullable<DataOf<Get<'/dashboard/api/session'>>>;
+export type Role = Session['role'];
+export type Lead = Schemas['Lead'];
 /** the people and companies a page of leads names, by id (C9.3) */
-export interface LeadLabels {
-  people: Record<string, { name: string | null; email: string | null }>;
-  companies: Record<string, { name: string }>;
-}
-
+export type LeadLabels = Pick<Answer<Get<'/dashboard/api/leads'>>, 'people' | 'companies'>;
 /** a note on a lead (C9.3) */
-export interface LeadNote {
-  id: string;
-  body: string;
-  author: { type: 'user' | 'api_key'; id: string; name: string };
-  created_at: string;
-}
-
-export interface Identity {
-  id: string;
-  visitor_id: string;
-  email: string | null;
-  name: string | null;
-  traits: JsonObject;
-  first_seen: string;
-  last_seen: string;
-  ip: string | null;
-  city: string | null;
-  country: string | null;
-  is_favorite: boolean;
-  created_at: string;
-}
-
-export interface Activity {
-  id: string;
-  type: string;
-  who: string | null;
-  what: string | null;
-  source: string | null;
-  created_at: string;
-}
-
-export interface Personality {
-  id: string;
-  visitor_id: string;
-  score: number;
-  personality: { type: string; traits: string[] };
-  features: JsonObject;
-  learning_percentage: number;
-  created_at: string;
-}
-
-export interface Company {
-  id: string;
-  name: string;
-  domain: string | null;
-  description: string | null;
-  employees: string | null;
-  main_industry: string | null;
-  created_at: string;
-}
-
-export interface VisitorList {
-  id: string;
-  name: string;
-  description: string | null;
-  color: string | null;
-  created_at: string;
-}
-
-export interface Member {
-  id: string;
-  email: string;
-  name: string | null;
-  avatar: string | null;
-  workspace_role: string;
-  joined_at: string;
-  status: 'active' | 'invited';
-}
-
-export interface ApiKey {
-  id: string;
-  type: 'production' | 'development';
-  name: string | null;
-  hint: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-export interface CreatedKey {
-  id: string;
-  type: 'production' | 'development';
-  name: string | null;
-  key: string;
-  created_at: string;
-  replaces?: string;
-}
-
-export interface WorkspaceSettings {
-  id: string;
-  name: string;
-  created_at: string;
-  prod_last_use: string | null;
-  dev_last_use: string | null;
-}
-
-export interface IdealCustomer {
-  industries: string[];
-  employee_ranges: string[];
-  countries: string[];
-}
-
-export interface SiteKey {
-  id: string;
-  name: string | null;
-  key: string;
-  origins: string[];
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  snippet: string;
-}
-
-export interface TopPage {
-  host: string;
-  path: string;
-  views: number;
-}
-
-export interface Overview {
-  days: { day: string; leads: number; by_source: Record<string, number>; identities: number }[];
-  sources: string[];
-  totals: { leads: number; identities: number };
-  top_pages: TopPage[];
-}
-
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  status: 'active' | 'failing';
-  created_at: string;
-  updated_at: string;
-}
-
-export interface CreatedWebhookEndpoint extends WebhookEndpoint {
-  secret: string;
-}
-
-export interface WebhookEventType {
-  type: string;
-  summary: string;
-  description: string;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  message_id: string;
-  event_type: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at: string | null;
-  last_response_code: number | null;
-  last_duration_ms: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
-
+export type LeadNote = Schemas['LeadNote'];
+export type Identity = Schemas['Identity'];
+export type Activity = Schemas['Activity'];
+export type Personality = Schemas['Personality'];
+export type Company = Schemas['Company'];
+export type VisitorList = Schemas['VisitorList'];
+export type Member = ItemOf<Get<'/dashboard/api/members'>>;
+export type ApiKey = ItemOf<Get<'/dashboard/api/keys'>>;
+export type CreatedKey = DataOf<Post<'/dashboard/api/keys'>>;
+export type WorkspaceSettings = DataOf<Get<'/dashboard/api/workspace'>>;
+export type IdealCustomer = DataOf<Get<'/dashboard/api/ideal-customer'>>;
+export type SiteKey = ItemOf<Get<'/dashboard/api/site-keys'>>;
+export type Overview = DataOf<Get<'/dashboard/api/overview'>>;
+export type TopPage = Overview['top_pages'][number];
+export type WebhookEndpoint = ItemOf<Get<'/dashboard/api/webhooks'>>;
+export type CreatedWebhookEndpoint = DataOf<Post<'/dashboard/api/webhooks'>>;
+export type WebhookEventType = ItemOf<Get<'/dashboard/api/webhook-events'>>;
+export type WebhookDelivery = ItemOf<Get<'/dashboard/api/webhooks/{id}/deliveries'>>;
+export type CompanyRule = ItemOf<Get<'/dashboard/api/company-rules'>>;
+export type Alert = ItemOf<Get<'/dashboard/api/alerts'>>;
+export type AlertDelivery = ItemOf<Get<'/dashboard/api/alerts/{id}/deliveries'>>;
+export type SearchHit = ItemOf<Get<'/dashboard/api/search'>>;
+/** the Live page (C9.2) */
+export type LiveSnapshot = DataOf<Get<'/dashboard/api/live'>>;
 /** a visit of the Live page (C9.2) */
-export interface LiveVisit {
-  visitor_id: string;
-  session_id: string;
-  started_at: string;
-  last_at: string;
-  person: { id: string; name: string | null; email: string | null } | null;
-  company: { id: string; name: string } | null;
-  country: string | null;
-  current_page: string | null;
-  pages: number;
-  source: string | null;
-}
-
-export interface LiveSnapshot {
-  active_visitors: number;
-  visits: LiveVisit[];
-}
+export type LiveVisit = LiveSnapshot['visits'][number];
+export type TrackingStatus = DataOf<Get<'/dashboard/api/tracking-status'>>;
+/** a list with its segment rule, if it is a segment */
+export type ListDetail = DataOf<Get<'/dashboard/api/lists/{id}'>>;
+export type MemberInvite = DataOf<Post<'/dashboard/api/members'>>;
+export type ResetLink = DataOf<Post<'/dashboard/api/members/{id}/reset-link'>>;
+export type PasswordLink = DataOf<Post<'/dashboard/api/password-links/inspect'>>;

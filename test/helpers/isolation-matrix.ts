@@ -117,6 +117,7 @@ export const NOT_TENANT: Record<string, string> = {
   'GET /readyz': 'says whether the store answers; no data',
   'GET /metrics': 'operator metrics, behind METRICS_TOKEN; counts by route, no workspace data',
   'GET /api/v1/openapi.json': 'the API description; no data',
+  'GET /dashboard/api/openapi.json': 'the dashboard API description (C9.10); no data',
   'GET /': "the dashboard's page (static HTML); data comes through /dashboard/api",
   'GET /assets/*': "the dashboard's static scripts and styles; no data",
   'POST /dashboard/api/sign-in': 'starts a session of a person, in one of their own workspaces (checked by the session tests)',

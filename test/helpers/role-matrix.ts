@@ -23,6 +23,7 @@ export const LEAST_ROLE: Record<string, Access> = {
   'POST /dashboard/api/sign-in': 'public',
   'POST /dashboard/api/sign-out': 'viewer',
   'GET /dashboard/api/session': 'public',
+  'GET /dashboard/api/openapi.json': 'public',
   'PUT /dashboard/api/session/workspace': 'viewer',
   'POST /dashboard/api/password-links/inspect': 'public',
   'POST /dashboard/api/password-links/redeem': 'public',

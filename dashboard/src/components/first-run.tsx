@@ -11,7 +11,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '../api';
 import { can, useSession } from '../session';
-import type { SiteKey } from '../types';
+import type { SiteKey, TrackingStatus } from '../types';
 import { CopyButton } from './copy-button';
 
 const POLL_MS = 2_000;
@@ -72,7 +72,7 @@ export function FirstRun() {
   const client = useQueryClient();
   const status = useQuery({
     queryKey: ['tracking-status'],
-    queryFn: () => api<{ data: { received_events: boolean } }>('/tracking-status').then((body) => body.data),
+    queryFn: () => api<{ data: TrackingStatus }>('/tracking-status').then((body) => body.data),
     refetchInterval: (query) => (query.state.data?.received_events === false ? POLL_MS : false),
   });
   const received = status.data?.received_events;

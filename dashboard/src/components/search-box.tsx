@@ -9,13 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { api, query } from '../api';
-
-interface SearchHit {
-  type: 'person' | 'company' | 'lead';
-  id: string;
-  label: string;
-  detail: string | null;
-}
+import type { SearchHit } from '../types';
 
 const KIND: Record<SearchHit['type'], string> = { person: 'Person', company: 'Company', lead: 'Lead' };
 /** how long typing pauses before the search is asked */

@@ -5,7 +5,7 @@ import { api, type Page } from '../api';
 import { Pager } from '../components/pager';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
-import type { Identity, Json, VisitorList } from '../types';
+import type { Identity, ListDetail } from '../types';
 
 const LIMIT = 50;
 
@@ -13,7 +13,7 @@ export function ListPage() {
   const { listId } = useParams({ from: '/app/lists/$listId' });
   const { offset = 0 } = useSearch({ from: '/app/lists/$listId' });
   const navigate = useNavigate({ from: '/lists/$listId' });
-  const list = useQuery({ queryKey: ['list', listId], queryFn: () => api<{ data: VisitorList & { rule: Json } }>(`/lists/${listId}`).then((body) => body.data) });
+  const list = useQuery({ queryKey: ['list', listId], queryFn: () => api<{ data: ListDetail }>(`/lists/${listId}`).then((body) => body.data) });
   const members = useQuery({
     queryKey: ['list-members', listId, offset],
     queryFn: () => api<Page<Identity>>(`/lists/${listId}/identities?limit=${LIMIT}&offset=${offset}`),

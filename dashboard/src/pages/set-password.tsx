@@ -10,7 +10,7 @@ import { api, ApiError } from '../api';
 import { ErrorState, Loading } from '../components/states';
 import { exactTime } from '../format';
 import { adoptSession } from '../session';
-import type { Session } from '../types';
+import type { PasswordLink, Session } from '../types';
 
 const MIN_LENGTH = 10;
 
@@ -27,7 +27,7 @@ export function SetPasswordPage() {
   const [problem, setProblem] = useState<string | undefined>();
   const link = useQuery({
     queryKey: ['password-link', token],
-    queryFn: () => api<{ data: { email: string; kind: 'invite' | 'reset'; expires_at: string } }>('/password-links/inspect', { method: 'POST', body: { token } }),
+    queryFn: () => api<{ data: PasswordLink }>('/password-links/inspect', { method: 'POST', body: { token } }),
     retry: false,
   });
   const redeem = useMutation({

@@ -11,26 +11,8 @@ import { api, ApiError } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
+import type { Alert, AlertDelivery } from '../types';
 
-interface Alert {
-  id: string;
-  name: string;
-  trigger: { type: string; list_id?: string; score?: number; path?: string; after_days?: number };
-  destination: { type: string; url?: string; to?: string[]; webhook_id?: string };
-  cooldown_minutes: number;
-  enabled: boolean;
-  created_at: string;
-}
-
-interface AlertDelivery {
-  id: string;
-  subject: string;
-  test: boolean;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-}
 
 const KEY = ['alerts'];
 const TRIGGERS: { type: string; label: string; field?: { name: string; label: string; placeholder: string; number?: boolean } }[] = [

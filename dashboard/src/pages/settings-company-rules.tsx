@@ -12,17 +12,9 @@ import { api, ApiError } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
-import type { Company } from '../types';
+import type { Company, CompanyRule } from '../types';
 
 type MatchKind = 'asn' | 'cidr' | 'domain';
-
-interface CompanyRule {
-  id: string;
-  match: { asn?: number; cidr?: string; domain?: string };
-  company_id: string | null;
-  not_a_company: boolean;
-  created_at: string;
-}
 
 const KINDS: { kind: MatchKind; label: string; placeholder: string }[] = [
   { kind: 'asn', label: 'AS number', placeholder: 'e.g. 64500' },

@@ -14,7 +14,7 @@ import { Pager } from '../components/pager';
 import { QueryView } from '../components/states';
 import { Time } from '../components/time';
 import { exactTime } from '../format';
-import type { Member, Session } from '../types';
+import type { Member, MemberInvite, ResetLink, Session } from '../types';
 
 const LIMIT = 50;
 const ROLES = ['viewer', 'member', 'admin'] as const;
@@ -66,7 +66,7 @@ export function MembersSection({ session }: { session: Session }) {
   const fail = (error: unknown) => setProblem(error instanceof ApiError ? error.message : 'The request failed.');
   const invite = useMutation({
     mutationFn: (body: { email: string; role: string; name: string | null }) =>
-      api<{ data: { member: Member; invite_url: string | null; expires_at: string | null } }>('/members', { method: 'POST', body }),
+      api<{ data: MemberInvite }>('/members', { method: 'POST', body }),
     onSuccess: ({ data }) => {
       setProblem(undefined);
       setLink({ label: `Invitation for ${data.member.email}`, url: data.invite_url, expires_at: data.expires_at });
@@ -96,7 +96,7 @@ export function MembersSection({ session }: { session: Session }) {
   });
   const reset = useMutation({
     mutationFn: (member: Member) =>
-      api<{ data: { reset_url: string; expires_at: string } }>(`/members/${member.id}/reset-link`, { method: 'POST' }).then((body) => ({
+      api<{ data: ResetLink }>(`/members/${member.id}/reset-link`, { method: 'POST' }).then((body) => ({
         member,
         ...body.data,
       })),

@@ -7,9 +7,12 @@
  * the webhooks' payloads (OpenAPI 3.1 `webhooks`) and the headers every
  * answer carries (request id, rate limits, `Location`, `Link`,
  * `Retry-After`). `npm run check` lints it with Redocly (redocly.yaml).
+ * The dashboard's endpoints are cut into a document of their own
+ * (openapi-documents.ts, CONTRACT C9.10).
  */
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
+import { documentsOf } from '../openapi-documents.js';
 import { ERROR_DESCRIPTIONS, ERROR_EXAMPLES } from '../schemas/common.js';
 import { EVENT_ERROR_EXAMPLES } from '../schemas/ingest.schemas.js';
 import { webhooksDocument } from '../schemas/webhook-payloads.schemas.js';
@@ -195,6 +198,7 @@ export const openapi = fp(
         buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
       },
     });
+    app.decorate('openapiDocuments', documentsOf(app));
   },
   { name: 'openapi' },
 );

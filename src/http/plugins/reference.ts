@@ -80,6 +80,7 @@ export const referenceRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     configuration: {
+      content: () => app.openapiDocuments.api(),
       pageTitle: 'Leadlight API reference',
       cdn: scriptPath,
       withDefaultFonts: false,

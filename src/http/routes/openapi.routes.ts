@@ -4,5 +4,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 
 export const openapiRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.openapiDocuments.api());
 };

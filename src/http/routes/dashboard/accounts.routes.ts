@@ -16,14 +16,12 @@ import {
   DEFAULT_ENGAGEMENT_DAYS,
 } from '../../schemas/companies.schemas.js';
 
-const hide = { hide: true } as const;
-
 export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/companies/:id/engagement',
     {
       config: { dashboardAccess: 'viewer' },
-      schema: { ...hide, params: IdParams, querystring: CompanyEngagementQuery, response: { 200: DashboardEngagementEnvelope, ...errorResponses(400, 404) } },
+      schema: { params: IdParams, querystring: CompanyEngagementQuery, response: { 200: DashboardEngagementEnvelope, ...errorResponses(400, 404) } },
     },
     async (request) => ({ data: await workspaceOf(request).companies.engagement(request.params.id, request.query.days ?? DEFAULT_ENGAGEMENT_DAYS) }),
   );
@@ -32,7 +30,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/companies/:id/activity',
     {
       config: { dashboardAccess: 'viewer' },
-      schema: { ...hide, params: IdParams, querystring: CompanyActivityQuery, response: { 200: CompanyActivityEnvelope, ...errorResponses(400, 404) } },
+      schema: { params: IdParams, querystring: CompanyActivityQuery, response: { 200: CompanyActivityEnvelope, ...errorResponses(400, 404) } },
     },
     async (request) => {
       const page = pageOf(request.query);

@@ -12,7 +12,6 @@ import { AlertCreateBody, AlertDeliverySchema, AlertSchema, AlertUpdateBody } fr
 import { errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { DeliveryListQuery } from '../../schemas/dashboard-webhooks.schemas.js';
 
-const hide = { hide: true } as const;
 const admin = { dashboardAccess: 'admin' } as const;
 const Page = Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }, { additionalProperties: false });
 const AlertEnvelope = Type.Object({ data: AlertSchema }, { additionalProperties: false });
@@ -21,14 +20,14 @@ const DeliveryListEnvelope = Type.Object({ data: Type.Array(AlertDeliverySchema)
 const TestQueued = Type.Object({ data: Type.Object({ queued: Type.Integer(), delivery_id: Type.String() }, { additionalProperties: false }) }, { additionalProperties: false });
 
 export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/alerts', { schema: { ...hide, querystring: DeliveryListQuery, response: { 200: AlertListEnvelope, ...errorResponses(400) } } }, async (request) => {
+  app.get('/alerts', { schema: { querystring: DeliveryListQuery, response: { 200: AlertListEnvelope, ...errorResponses(400) } } }, async (request) => {
     const page = pageOf(request.query);
     return listBody(await workspaceOf(request).alerts.list(page), page);
   });
 
   app.post(
     '/alerts',
-    { config: admin, schema: { ...hide, body: AlertCreateBody, response: { 201: AlertEnvelope, ...errorResponses(400, 403) } } },
+    { config: admin, schema: { body: AlertCreateBody, response: { 201: AlertEnvelope, ...errorResponses(400, 403) } } },
     async (request, reply) => {
       const created = await workspaceOf(request).alerts.create(request.body);
       reply.code(201);
@@ -38,13 +37,13 @@ export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/alerts/:id',
-    { config: admin, schema: { ...hide, params: IdParams, body: AlertUpdateBody, response: { 200: AlertEnvelope, ...errorResponses(400, 403, 404) } } },
+    { config: admin, schema: { params: IdParams, body: AlertUpdateBody, response: { 200: AlertEnvelope, ...errorResponses(400, 403, 404) } } },
     async (request) => ({ data: await workspaceOf(request).alerts.update(request.params.id, request.body) }),
   );
 
   app.delete(
     '/alerts/:id',
-    { config: admin, schema: { ...hide, params: IdParams, response: { 204: { type: 'null' }, ...errorResponses(403, 404) } } },
+    { config: admin, schema: { params: IdParams, response: { 204: { type: 'null' }, ...errorResponses(403, 404) } } },
     async (request, reply) => {
       await workspaceOf(request).alerts.delete(request.params.id);
       return reply.code(204).send();
@@ -53,7 +52,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/alerts/:id/test',
-    { config: admin, schema: { ...hide, params: IdParams, response: { 202: TestQueued, ...errorResponses(403, 404) } } },
+    { config: admin, schema: { params: IdParams, response: { 202: TestQueued, ...errorResponses(403, 404) } } },
     async (request, reply) => {
       const queued = await workspaceOf(request).alerts.test(request.params.id);
       reply.code(202);
@@ -63,7 +62,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/alerts/:id/deliveries',
-    { schema: { ...hide, params: IdParams, querystring: DeliveryListQuery, response: { 200: DeliveryListEnvelope, ...errorResponses(400, 404) } } },
+    { schema: { params: IdParams, querystring: DeliveryListQuery, response: { 200: DeliveryListEnvelope, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = pageOf(request.query);
       return listBody(await workspaceOf(request).alerts.deliveries(request.params.id, page), page);

@@ -11,14 +11,13 @@ import { workspaceOf } from '../../request-context.js';
 import { DataEnvelope, errorResponses, IdParams, ListEnvelope, listBody, PageQuery, pageOf } from '../../schemas/common.js';
 import { CompanyRuleCreateBody, CompanyRuleSchema } from '../../schemas/company-rules.schemas.js';
 
-const hide = { hide: true } as const;
 const admin = { dashboardAccess: 'admin' } as const;
 const ListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
 export const companyRuleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/company-rules',
-    { schema: { ...hide, querystring: ListQuery, response: { 200: ListEnvelope(CompanyRuleSchema), ...errorResponses(400) } } },
+    { schema: { querystring: ListQuery, response: { 200: ListEnvelope(CompanyRuleSchema), ...errorResponses(400) } } },
     async (request) => {
       const page = pageOf(request.query);
       return listBody(await workspaceOf(request).companyRules.list(page), page);
@@ -27,7 +26,7 @@ export const companyRuleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/company-rules',
-    { config: admin, schema: { ...hide, body: CompanyRuleCreateBody, response: { 201: DataEnvelope(CompanyRuleSchema), ...errorResponses(400, 403, 409) } } },
+    { config: admin, schema: { body: CompanyRuleCreateBody, response: { 201: DataEnvelope(CompanyRuleSchema), ...errorResponses(400, 403, 409) } } },
     async (request, reply) => {
       const created = await workspaceOf(request).companyRules.create(request.body);
       reply.code(201);
@@ -37,7 +36,7 @@ export const companyRuleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/company-rules/:id',
-    { config: admin, schema: { ...hide, params: IdParams, response: { 204: Type.Null(), ...errorResponses(403, 404) } } },
+    { config: admin, schema: { params: IdParams, response: { 204: Type.Null(), ...errorResponses(403, 404) } } },
     async (request, reply) => {
       await workspaceOf(request).companyRules.delete(request.params.id);
       return reply.code(204).send(null);

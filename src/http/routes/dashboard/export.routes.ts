@@ -7,16 +7,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../schemas/common.js';
 import { CompanyExportQuery, EXPORTS, IdentityExportQuery, LeadExportQuery } from '../export.routes.js';
 
-const hide = { hide: true } as const;
-
 export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/leads/export', { schema: { ...hide, querystring: LeadExportQuery, response: errorResponses(400) } }, async (request, reply) =>
+  app.get('/leads/export', { schema: { querystring: LeadExportQuery, response: errorResponses(400) } }, async (request, reply) =>
     EXPORTS.leads(request, reply),
   );
-  app.get('/identities/export', { schema: { ...hide, querystring: IdentityExportQuery, response: errorResponses(400) } }, async (request, reply) =>
+  app.get('/identities/export', { schema: { querystring: IdentityExportQuery, response: errorResponses(400) } }, async (request, reply) =>
     EXPORTS.identities(request, reply),
   );
-  app.get('/companies/export', { schema: { ...hide, querystring: CompanyExportQuery, response: errorResponses(400) } }, async (request, reply) =>
+  app.get('/companies/export', { schema: { querystring: CompanyExportQuery, response: errorResponses(400) } }, async (request, reply) =>
     EXPORTS.companies(request, reply),
   );
 };

@@ -13,8 +13,6 @@ import { workspaceOf } from '../../request-context.js';
 import { errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { ListIdentitiesEnvelope, VisitorListQuery } from '../../schemas/lists.schemas.js';
 
-const hide = { hide: true } as const;
-
 const Names = (maxItems: number) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems });
 const IdealCustomer = Type.Object(
   { industries: Names(100), employee_ranges: Names(100), countries: Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { maxItems: 250 }) },
@@ -33,7 +31,7 @@ export const intelligenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     countries: settings.ideal_customer?.countries ?? [],
   });
 
-  app.get('/ideal-customer', { schema: { ...hide, response: { 200: IdealCustomerEnvelope, ...errorResponses() } } }, async (request) => ({
+  app.get('/ideal-customer', { schema: { response: { 200: IdealCustomerEnvelope, ...errorResponses() } } }, async (request) => ({
     data: await idealCustomer(await workspaceOf(request).intelligenceSettings.get()),
   }));
 
@@ -41,12 +39,12 @@ export const intelligenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/ideal-customer',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, body: IdealCustomer, response: { 200: IdealCustomerEnvelope, ...errorResponses(400, 403) } },
+      schema: { body: IdealCustomer, response: { 200: IdealCustomerEnvelope, ...errorResponses(400, 403) } },
     },
     async (request) => ({ data: await idealCustomer(await workspaceOf(request).intelligenceSettings.set({ ideal_customer: request.body })) }),
   );
 
-  app.get('/lists/:id', { schema: { ...hide, params: IdParams, response: { 200: ListDetailEnvelope, ...errorResponses(404) } } }, async (request) => {
+  app.get('/lists/:id', { schema: { params: IdParams, response: { 200: ListDetailEnvelope, ...errorResponses(404) } } }, async (request) => {
     const lists = workspaceOf(request).lists;
     const list = await lists.get(request.params.id);
     return { data: { ...list, rule: await lists.rule(request.params.id) } };
@@ -54,7 +52,7 @@ export const intelligenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/lists/:id/identities',
-    { schema: { ...hide, params: IdParams, querystring: VisitorListQuery, response: { 200: ListIdentitiesEnvelope, ...errorResponses(400, 404) } } },
+    { schema: { params: IdParams, querystring: VisitorListQuery, response: { 200: ListIdentitiesEnvelope, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = pageOf(request.query);
       return listBody(await workspaceOf(request).lists.identities(request.params.id, page), page);

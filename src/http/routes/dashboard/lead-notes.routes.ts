@@ -10,12 +10,10 @@ import { workspaceOf } from '../../request-context.js';
 import { errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { NoteCreateBody, NoteEnvelope, NoteListEnvelope, NoteListQuery } from '../../schemas/lead-notes.schemas.js';
 
-const hide = { hide: true } as const;
-
 export const leadNoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/leads/:id/notes',
-    { schema: { ...hide, params: IdParams, querystring: NoteListQuery, response: { 200: NoteListEnvelope, ...errorResponses(400, 404) } } },
+    { schema: { params: IdParams, querystring: NoteListQuery, response: { 200: NoteListEnvelope, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = pageOf(request.query);
       return listBody(await workspaceOf(request).leadNotes.list(request.params.id, page), page);
@@ -26,7 +24,7 @@ export const leadNoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/leads/:id/notes',
     {
       config: { dashboardAccess: 'member' },
-      schema: { ...hide, params: IdParams, body: NoteCreateBody, response: { 201: NoteEnvelope, ...errorResponses(400, 404, 413, 415) } },
+      schema: { params: IdParams, body: NoteCreateBody, response: { 201: NoteEnvelope, ...errorResponses(400, 404, 413, 415) } },
     },
     async (request, reply) => {
       const { person } = sessionOf(request);

@@ -20,11 +20,11 @@ export const HEARTBEAT_MS = 15_000;
 const MAX_BUFFERED = 16_384;
 
 export const liveRoutes: FastifyPluginAsyncTypebox<{ hub: LiveHub; heartbeatMs?: number }> = async (app, { hub, heartbeatMs = HEARTBEAT_MS }) => {
-  app.get('/live', { schema: { hide: true, response: { 200: LiveEnvelope } } }, async (request) => ({
+  app.get('/live', { schema: { response: { 200: LiveEnvelope } } }, async (request) => ({
     data: await workspaceOf(request).live.snapshot(),
   }));
 
-  app.get('/live/stream', { schema: { hide: true, response: { 200: LiveStreamResponse, ...errorResponses(503) } } }, async (request, reply) => {
+  app.get('/live/stream', { schema: { response: { 200: LiveStreamResponse, ...errorResponses(503) } } }, async (request, reply) => {
     const raw = reply.raw;
     let write: (text: string) => void = () => undefined;
     const unsubscribe = hub.subscribe(

@@ -24,17 +24,15 @@ import {
 import { LeadEnvelope, LeadListQuery } from '../../schemas/leads.schemas.js';
 import { VisitorListListEnvelope, VisitorListQuery } from '../../schemas/lists.schemas.js';
 
-const hide = { hide: true } as const;
-
 export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/overview',
-    { schema: { ...hide, querystring: OverviewQuery, response: { 200: OverviewEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: OverviewQuery, response: { 200: OverviewEnvelope, ...errorResponses(400) } } },
     async (request) => ({ data: await workspaceOf(request).overview.summary(request.query.days ?? 30) }),
   );
 
   // polled by the first-run page (C9.8) until the workspace's first event arrives
-  app.get('/tracking-status', { schema: { ...hide, response: { 200: TrackingStatusEnvelope, ...errorResponses() } } }, async (request) => ({
+  app.get('/tracking-status', { schema: { response: { 200: TrackingStatusEnvelope, ...errorResponses() } } }, async (request) => ({
     data: await workspaceOf(request).overview.trackingStatus(),
   }));
 
@@ -42,7 +40,7 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/leads',
     {
       serializerCompiler: leadSerializers(leadListWithLabelsEnvelope),
-      schema: { ...hide, querystring: LeadListQuery, response: { 200: DashboardLeadListEnvelope, ...errorResponses(400) } },
+      schema: { querystring: LeadListQuery, response: { 200: DashboardLeadListEnvelope, ...errorResponses(400) } },
     },
     async (request) => {
       const { query } = request;
@@ -58,7 +56,7 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/leads/:id',
     {
       serializerCompiler: leadSerializers(leadEnvelope),
-      schema: { ...hide, params: IdParams, response: { 200: LeadEnvelope, ...errorResponses(404) } },
+      schema: { params: IdParams, response: { 200: LeadEnvelope, ...errorResponses(404) } },
     },
     async (request) => ({ data: await workspaceOf(request).leads.get(request.params.id) }),
   );
@@ -69,7 +67,6 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { dashboardAccess: 'member' },
       serializerCompiler: leadSerializers(leadEnvelope),
       schema: {
-        ...hide,
         params: IdParams,
         body: DashboardLeadUpdateBody,
         response: { 200: LeadEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
@@ -80,7 +77,7 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/identities',
-    { schema: { ...hide, querystring: IdentityListQuery, response: { 200: IdentityListEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: IdentityListQuery, response: { 200: IdentityListEnvelope, ...errorResponses(400) } } },
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
@@ -91,7 +88,7 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/identities/:id',
-    { schema: { ...hide, params: IdParams, response: { 200: IdentityEnvelope, ...errorResponses(404) } } },
+    { schema: { params: IdParams, response: { 200: IdentityEnvelope, ...errorResponses(404) } } },
     async (request) => ({ data: await workspaceOf(request).identities.get(request.params.id) }),
   );
 
@@ -100,7 +97,6 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { dashboardAccess: 'member' },
       schema: {
-        ...hide,
         params: IdParams,
         body: IdentityUpdateBody,
         response: { 200: IdentityEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
@@ -112,7 +108,7 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/identities/:id/activity',
     {
-      schema: { ...hide, params: IdParams, querystring: ActivityQuery, response: { 200: ActivityListEnvelope, ...errorResponses(400, 404) } },
+      schema: { params: IdParams, querystring: ActivityQuery, response: { 200: ActivityListEnvelope, ...errorResponses(400, 404) } },
     },
     async (request) => {
       const page = pageOf(request.query);
@@ -122,13 +118,13 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/identities/:id/personalities',
-    { schema: { ...hide, params: IdParams, response: { 200: PersonalityListEnvelope, ...errorResponses(404) } } },
+    { schema: { params: IdParams, response: { 200: PersonalityListEnvelope, ...errorResponses(404) } } },
     async (request) => ({ data: await workspaceOf(request).identities.personalities(request.params.id) }),
   );
 
   app.get(
     '/companies',
-    { schema: { ...hide, querystring: AccountListQuery, response: { 200: AccountListEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: AccountListQuery, response: { 200: AccountListEnvelope, ...errorResponses(400) } } },
     async (request) => {
       const { query } = request;
       const page = pageOf(query);
@@ -139,13 +135,13 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/companies/:id',
-    { schema: { ...hide, params: IdParams, response: { 200: CompanyEnvelope, ...errorResponses(404) } } },
+    { schema: { params: IdParams, response: { 200: CompanyEnvelope, ...errorResponses(404) } } },
     async (request) => ({ data: await workspaceOf(request).companies.get(request.params.id) }),
   );
 
   app.get(
     '/lists',
-    { schema: { ...hide, querystring: VisitorListQuery, response: { 200: VisitorListListEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: VisitorListQuery, response: { 200: VisitorListListEnvelope, ...errorResponses(400) } } },
     async (request) => {
       const page = pageOf(request.query);
       return listBody(await workspaceOf(request).lists.list(page), page);

@@ -11,7 +11,7 @@ import { SearchEnvelope, SearchQuery } from '../../schemas/search.schemas.js';
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/search',
-    { schema: { hide: true, querystring: SearchQuery, response: { 200: SearchEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: SearchQuery, response: { 200: SearchEnvelope, ...errorResponses(400) } } },
     async (request) => ({ data: await workspaceOf(request).search.search(request.query.q) }),
   );
 };

@@ -26,8 +26,6 @@ export interface DashboardRouteOptions {
   services: Services;
 }
 
-const hide = { hide: true } as const;
-
 async function sessionInfo(services: Services, session: ActiveSession) {
   const memberships = await services.sessions.workspacesOf(session.person.id);
   const workspaces = memberships.map((membership) => ({ id: membership.workspace_id, name: membership.workspace_name, role: membership.role }));
@@ -58,7 +56,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = a
     '/sign-in',
     {
       config: { dashboardAccess: 'public' },
-      schema: { ...hide, body: SignInBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403) } },
+      schema: { body: SignInBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403) } },
     },
     async (request, reply) => {
       const signedIn = await services.sessions.signIn(request.body.email, request.body.password, request.ip);
@@ -66,7 +64,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = a
     },
   );
 
-  app.post('/sign-out', { schema: { ...hide, response: { 204: { type: 'null' }, ...errorResponses(403) } } }, async (request, reply) => {
+  app.post('/sign-out', { schema: { response: { 204: { type: 'null' }, ...errorResponses(403) } } }, async (request, reply) => {
     await services.sessions.signOut(sessionOf(request).id);
     clearSessionCookie(request, reply);
     return reply.code(204).send();
@@ -75,13 +73,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = a
   // public: signed out is an answer here ({"data": null}), so the page can ask without a 401
   app.get(
     '/session',
-    { config: { dashboardAccess: 'public' }, schema: { ...hide, response: { 200: MaybeSessionEnvelope, ...errorResponses() } } },
+    { config: { dashboardAccess: 'public' }, schema: { response: { 200: MaybeSessionEnvelope, ...errorResponses() } } },
     async (request) => ({ data: request.session === null ? null : await sessionInfo(services, request.session) }),
   );
 
   app.put(
     '/session/workspace',
-    { schema: { ...hide, body: SwitchWorkspaceBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403, 404) } } },
+    { schema: { body: SwitchWorkspaceBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403, 404) } } },
     async (request, reply) => {
       const session = sessionOf(request);
       const workspaceId = await services.sessions.switchWorkspace(session, request.body.workspace_id);
@@ -96,7 +94,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = a
     '/password-links/inspect',
     {
       config: { dashboardAccess: 'public' },
-      schema: { ...hide, body: TokenBody, response: { 200: TokenInfoEnvelope, ...errorResponses(400, 403, 404) } },
+      schema: { body: TokenBody, response: { 200: TokenInfoEnvelope, ...errorResponses(400, 403, 404) } },
     },
     async (request) => ({ data: await services.accounts.inspect(request.body.token) }),
   );
@@ -105,7 +103,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = a
     '/password-links/redeem',
     {
       config: { dashboardAccess: 'public' },
-      schema: { ...hide, body: RedeemBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403, 404) } },
+      schema: { body: RedeemBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403, 404) } },
     },
     async (request, reply) => {
       const userId = await services.accounts.redeem(request.body.token, request.body.password);
@@ -116,7 +114,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = a
 
   app.put(
     '/account/password',
-    { schema: { ...hide, body: PasswordChangeBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403) } } },
+    { schema: { body: PasswordChangeBody, response: { 200: SessionEnvelope, ...errorResponses(400, 403) } } },
     async (request, reply) => {
       const session = sessionOf(request);
       await services.accounts.changePassword(session.person.id, request.body.current_password, request.body.new_password);

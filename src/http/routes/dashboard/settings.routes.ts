@@ -27,15 +27,13 @@ import {
 } from '../../schemas/dashboard.schemas.js';
 import type { DashboardRouteOptions } from './session.routes.js';
 
-const hide = { hide: true } as const;
-
 export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = async (app, { services }) => {
   async function withStatus(members: WorkspaceUser[]) {
     const active = await services.accounts.withPassword(members.map((member) => member.id));
     return members.map((member) => ({ ...member, status: active.has(member.id) ? ('active' as const) : ('invited' as const) }));
   }
 
-  app.get('/workspace', { schema: { ...hide, response: { 200: WorkspaceSettingsEnvelope, ...errorResponses() } } }, async (request) => {
+  app.get('/workspace', { schema: { response: { 200: WorkspaceSettingsEnvelope, ...errorResponses() } } }, async (request) => {
     const workspace = await services.workspaces.get(sessionOf(request).workspaceId);
     return {
       data: {
@@ -48,7 +46,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     };
   });
 
-  app.get('/keys', { schema: { ...hide, response: { 200: KeyListEnvelope, ...errorResponses() } } }, async (request) => ({
+  app.get('/keys', { schema: { response: { 200: KeyListEnvelope, ...errorResponses() } } }, async (request) => ({
     data: await services.apiKeys.list(sessionOf(request).workspaceId),
   }));
 
@@ -56,7 +54,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     '/keys',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, body: KeyCreateBody, response: { 201: CreatedKeyEnvelope, ...errorResponses(400, 403) } },
+      schema: { body: KeyCreateBody, response: { 201: CreatedKeyEnvelope, ...errorResponses(400, 403) } },
     },
     async (request, reply) => {
       const created = await services.apiKeys.create(sessionOf(request).workspaceId, request.body.type, request.body.name ?? null);
@@ -69,7 +67,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     '/keys/:id/rotate',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, params: IdParams, response: { 200: CreatedKeyEnvelope, ...errorResponses(403, 404) } },
+      schema: { params: IdParams, response: { 200: CreatedKeyEnvelope, ...errorResponses(403, 404) } },
     },
     async (request) => ({ data: await services.apiKeys.rotate(request.params.id, sessionOf(request).workspaceId) }),
   );
@@ -78,14 +76,14 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     '/keys/:id/revoke',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, params: IdParams, response: { 200: RevokedKeyEnvelope, ...errorResponses(403, 404) } },
+      schema: { params: IdParams, response: { 200: RevokedKeyEnvelope, ...errorResponses(403, 404) } },
     },
     async (request) => ({ data: await services.apiKeys.revoke(request.params.id, sessionOf(request).workspaceId) }),
   );
 
   app.get(
     '/members',
-    { schema: { ...hide, querystring: MemberListQuery, response: { 200: MemberListEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: MemberListQuery, response: { 200: MemberListEnvelope, ...errorResponses(400) } } },
     async (request) => {
       const page = pageOf(request.query);
       const result = await workspaceOf(request).users.list({ role: request.query.role }, page);
@@ -97,7 +95,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     '/members',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, body: InviteBody, response: { 201: InvitationEnvelope, ...errorResponses(400, 403) } },
+      schema: { body: InviteBody, response: { 201: InvitationEnvelope, ...errorResponses(400, 403) } },
     },
     async (request, reply) => {
       const session = sessionOf(request);
@@ -118,7 +116,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     '/members/:id',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, params: IdParams, body: RoleBody, response: { 200: MemberEnvelope, ...errorResponses(400, 403, 404) } },
+      schema: { params: IdParams, body: RoleBody, response: { 200: MemberEnvelope, ...errorResponses(400, 403, 404) } },
     },
     async (request) => {
       const [member] = await withStatus([await workspaceOf(request).users.changeRole(request.params.id, request.body.role)]);
@@ -130,7 +128,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     '/members/:id',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, params: IdParams, response: { 204: { type: 'null' }, ...errorResponses(403, 404) } },
+      schema: { params: IdParams, response: { 204: { type: 'null' }, ...errorResponses(403, 404) } },
     },
     async (request, reply) => {
       await workspaceOf(request).users.remove(request.params.id);
@@ -142,7 +140,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
     '/members/:id/reset-link',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, params: IdParams, response: { 200: ResetLinkEnvelope, ...errorResponses(403, 404) } },
+      schema: { params: IdParams, response: { 200: ResetLinkEnvelope, ...errorResponses(403, 404) } },
     },
     async (request) => {
       const session = sessionOf(request);

@@ -20,13 +20,11 @@ export interface SiteKeyRouteOptions extends DashboardRouteOptions {
   scriptPath: string;
 }
 
-const hide = { hide: true } as const;
-
 export const siteKeyRoutes: FastifyPluginAsyncTypebox<SiteKeyRouteOptions> = async (app, { services, scriptPath }) => {
   // the tracker's address is the one the admin reaches the dashboard at: the same process serves it
   const snippetFor = (request: FastifyRequest, key: string) => installSnippet(ownOrigin(request), scriptPath, key);
 
-  app.get('/site-keys', { schema: { ...hide, response: { 200: SiteKeyListEnvelope, ...errorResponses() } } }, async (request) => {
+  app.get('/site-keys', { schema: { response: { 200: SiteKeyListEnvelope, ...errorResponses() } } }, async (request) => {
     const keys = await services.siteKeys.listWithRevoked(sessionOf(request).workspaceId);
     return { data: keys.map((key) => ({ ...key, snippet: snippetFor(request, key.key) })) };
   });
@@ -35,7 +33,7 @@ export const siteKeyRoutes: FastifyPluginAsyncTypebox<SiteKeyRouteOptions> = asy
     '/site-keys',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, body: SiteKeyCreateBody, response: { 201: CreatedSiteKeyEnvelope, ...errorResponses(400, 403) } },
+      schema: { body: SiteKeyCreateBody, response: { 201: CreatedSiteKeyEnvelope, ...errorResponses(400, 403) } },
     },
     async (request, reply) => {
       const name = request.body.name?.trim() ?? '';
@@ -49,7 +47,7 @@ export const siteKeyRoutes: FastifyPluginAsyncTypebox<SiteKeyRouteOptions> = asy
     '/site-keys/:id/revoke',
     {
       config: { dashboardAccess: 'admin' },
-      schema: { ...hide, params: IdParams, response: { 200: RevokedKeyEnvelope, ...errorResponses(403, 404) } },
+      schema: { params: IdParams, response: { 200: RevokedKeyEnvelope, ...errorResponses(403, 404) } },
     },
     async (request) => ({ data: await services.siteKeys.revoke(request.params.id, sessionOf(request).workspaceId) }),
   );

@@ -23,7 +23,6 @@ import {
 } from '../../schemas/dashboard-webhooks.schemas.js';
 import { WEBHOOK_EVENTS as DOCUMENTED } from '../../schemas/webhook-payloads.schemas.js';
 
-const hide = { hide: true } as const;
 const admin = { dashboardAccess: 'admin' } as const;
 
 /** The event types an endpoint can subscribe to, as the API reference documents them. */
@@ -34,11 +33,11 @@ const CATALOGUE = DOCUMENTED.filter((event) => (SUBSCRIBABLE as readonly string[
 }));
 
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/webhook-events', { schema: { ...hide, response: { 200: EventCatalogueEnvelope, ...errorResponses() } } }, async () => ({ data: CATALOGUE }));
+  app.get('/webhook-events', { schema: { response: { 200: EventCatalogueEnvelope, ...errorResponses() } } }, async () => ({ data: CATALOGUE }));
 
   app.get(
     '/webhooks',
-    { schema: { ...hide, querystring: DeliveryListQuery, response: { 200: EndpointListEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: DeliveryListQuery, response: { 200: EndpointListEnvelope, ...errorResponses(400) } } },
     async (request) => {
       const page = pageOf(request.query);
       return listBody(await workspaceOf(request).webhooks.list(page), page);
@@ -47,7 +46,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/webhooks',
-    { config: admin, schema: { ...hide, body: EndpointCreateBody, response: { 201: CreatedEndpointEnvelope, ...errorResponses(400, 403) } } },
+    { config: admin, schema: { body: EndpointCreateBody, response: { 201: CreatedEndpointEnvelope, ...errorResponses(400, 403) } } },
     async (request, reply) => {
       const created = await workspaceOf(request).webhooks.create(request.body);
       reply.code(201);
@@ -59,14 +58,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/webhooks/:id',
     {
       config: admin,
-      schema: { ...hide, params: IdParams, body: EndpointUpdateBody, response: { 200: EndpointEnvelope, ...errorResponses(400, 403, 404) } },
+      schema: { params: IdParams, body: EndpointUpdateBody, response: { 200: EndpointEnvelope, ...errorResponses(400, 403, 404) } },
     },
     async (request) => ({ data: await workspaceOf(request).webhooks.update(request.params.id, request.body) }),
   );
 
   app.delete(
     '/webhooks/:id',
-    { config: admin, schema: { ...hide, params: IdParams, response: { 204: { type: 'null' }, ...errorResponses(403, 404) } } },
+    { config: admin, schema: { params: IdParams, response: { 204: { type: 'null' }, ...errorResponses(403, 404) } } },
     async (request, reply) => {
       await workspaceOf(request).webhooks.delete(request.params.id);
       return reply.code(204).send();
@@ -75,7 +74,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/webhooks/:id/test',
-    { config: admin, schema: { ...hide, params: IdParams, response: { 202: TestQueuedEnvelope, ...errorResponses(403, 404) } } },
+    { config: admin, schema: { params: IdParams, response: { 202: TestQueuedEnvelope, ...errorResponses(403, 404) } } },
     async (request, reply) => {
       const queued = await workspaceOf(request).webhooks.test(request.params.id);
       reply.code(202);
@@ -85,7 +84,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/webhooks/:id/deliveries',
-    { schema: { ...hide, params: IdParams, querystring: DeliveryListQuery, response: { 200: DeliveryListEnvelope, ...errorResponses(400, 404) } } },
+    { schema: { params: IdParams, querystring: DeliveryListQuery, response: { 200: DeliveryListEnvelope, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = pageOf(request.query);
       return listBody(await workspaceOf(request).webhooks.deliveries(request.params.id, page), page);
