@@ -5,8 +5,11 @@
  * server pinned to core 0 and wrk to core 1, adds L3 (the same queries
  * without HTTP) for GET by id on PostgreSQL and a fixed-rate latency run for
  * the lists, then writes a markdown report and the raw numbers as JSON.
+ * The modules with stores of their own (lib/modules.ts: search-export,
+ * search, live) run once per store before the scenarios.
  *
  *   npm run bench -- --leads 20000 --leads-b 2000 --identities 1000 --duration 2 --rounds 2
+ *   npm run bench -- --scenarios search-export --search-leads 1000000
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +22,7 @@ import { machine, median, summarize, writeReport, type Limiter, type Round, type
 import { benchIngest } from './lib/ingest.js';
 import { benchIntegrations } from './lib/integrations.js';
 import { benchCompanies } from './lib/companies.js';
+import { MODULE_FLAGS, MODULE_IDS, runModules } from './lib/modules.js';
 import { BULK_IMPORT, COMPANIES, INGEST, INTEGRATIONS, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
 
 const SERVER_CORE = 0;
@@ -32,12 +36,13 @@ const { values } = parseArgs({
     identities: { type: 'string', default: '20000' },
     stores: { type: 'string', default: 'sqlite,postgres' },
     limiters: { type: 'string', default: 'memory,redis' },
-    scenarios: { type: 'string', default: SCENARIO_IDS.join(',') },
+    scenarios: { type: 'string', default: [...SCENARIO_IDS, ...MODULE_IDS].join(',') },
     duration: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     reimport: { type: 'boolean', default: false },
     out: { type: 'string' },
+    ...MODULE_FLAGS,
   },
 });
 
@@ -60,11 +65,17 @@ const options = {
   identities: positive('identities', values.identities),
   stores: list<StoreKind>('stores', values.stores, ['sqlite', 'postgres']),
   limiters: list<Limiter>('limiters', values.limiters, ['memory', 'redis']),
-  scenarios: list('scenarios', values.scenarios, SCENARIO_IDS),
+  scenarios: list('scenarios', values.scenarios, [...SCENARIO_IDS, ...MODULE_IDS]),
   duration: positive('duration', values.duration),
   rounds: positive('rounds', values.rounds),
   connections: positive('connections', values.connections),
   reimport: values.reimport,
+  modules: {
+    searchLeads: positive('search-leads', values['search-leads']),
+    searchIdentities: positive('search-identities', values['search-identities']),
+    liveStreams: positive('live-streams', values['live-streams']),
+    liveSeconds: positive('live-seconds', values['live-seconds']),
+  },
   /** extra V8/Node flags for L2 (BENCH_SERVER_NODE_FLAGS), for experiments such as GC sizing */
   serverNodeFlags: (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
 };
@@ -357,12 +368,13 @@ async function main(): Promise<number> {
     ingest: [],
     failures: [],
     notes: [],
+    modules: [],
   };
   const sizes = sizesOf(options.leads, options.leadsB, options.identities);
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
   log(`Leadlight bench: ${JSON.stringify(options)}`);
 
-  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS && id !== COMPANIES);
+  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS && id !== COMPANIES && !MODULE_IDS.includes(id));
   if (options.scenarios.includes(COMPANIES)) run.notes.push(...benchCompanies(log));
   for (const store of options.stores) {
     if (options.scenarios.includes(INGEST)) {
@@ -380,6 +392,9 @@ async function main(): Promise<number> {
         run.failures.push(`${store}/integrations: ${message(error)}`);
       }
     }
+    const modules = await runModules(store, options.scenarios, options.modules, log);
+    run.modules?.push(...modules.notes);
+    run.failures.push(...modules.failures);
     if (!withData) continue;
     let prepared: Awaited<ReturnType<typeof prepareStore>>;
     try {

@@ -93,6 +93,8 @@ export interface RunRecord {
   failures: string[];
   /** what the servers logged, and other remarks that do not fail the run */
   notes: string[];
+  /** the markdown the modules with their own stores wrote (lib/modules.ts) */
+  modules?: string[];
 }
 
 export function median(values: number[]): number {
@@ -258,6 +260,7 @@ export function markdown(run: RunRecord): string {
   if (notReplayed.length > 0) {
     out.push(`L0 did not replay L2's response byte for byte in: ${notReplayed.map((r) => `${r.store}/${r.limiter}/${r.scenario}`).join(', ')}.`, '');
   }
+  if (run.modules !== undefined && run.modules.length > 0) out.push('## Modules', '', ...run.modules, '');
   out.push('## Failures', '', ...(run.failures.length === 0 ? ['none'] : run.failures.map((failure) => `- ${failure}`)), '');
   const warnings = [
     ...run.results.flatMap((result) => result.warnings.map((w) => `- ${result.store}/${result.limiter}/${result.scenario}: ${w}`)),

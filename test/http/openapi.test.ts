@@ -446,10 +446,16 @@ describe('C8.1: a reference for the developers who call the API', () => {
     }
   });
 
-  it('C8.2: every POST under /api/v1 takes an Idempotency-Key and documents its 409 and 422, and the replay header', () => {
-    const posts = (operations(doc) as [string, string, FullOperation][]).filter(
-      ([method, path]) => method === 'post' && path.startsWith('/api/v1/'),
-    );
+  it('C8.2: every POST under /api/v1 but the read-only searches takes an Idempotency-Key and documents its 409 and 422, and the replay header', () => {
+    const apiPosts = (operations(doc) as [string, string, FullOperation][]).filter(([method, path]) => method === 'post' && path.startsWith('/api/v1/'));
+    const searches = apiPosts.filter(([, path]) => path.endsWith('/search'));
+    expect(searches.map(([, path]) => path).sort()).toEqual(['/api/v1/companies/search', '/api/v1/identities/search', '/api/v1/leads/search']);
+    for (const [, path, operation] of searches) {
+      expect(operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key') ?? false, path).toBe(false);
+      expect(Object.keys(operation.responses), path).not.toContain('422');
+      expect(Object.keys(operation.responses['200']?.headers ?? {}), path).not.toContain('Idempotent-Replayed');
+    }
+    const posts = apiPosts.filter(([, path]) => !path.endsWith('/search'));
     expect(posts.length).toBeGreaterThanOrEqual(2);
     for (const [, path, operation] of posts) {
       const key = operation.parameters?.find((parameter) => parameter.name === 'Idempotency-Key');
@@ -459,6 +465,7 @@ describe('C8.1: a reference for the developers who call the API', () => {
       expect(Object.keys(success?.headers ?? {}), path).toContain('Idempotent-Replayed');
     }
     const others = (operations(doc) as [string, string, FullOperation][]).filter(([method]) => method !== 'post');
+    // (the searches are checked above)
     for (const [method, path, operation] of others) {
       expect(operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key') ?? false, `${method} ${path}`).toBe(false);
     }

@@ -1,9 +1,11 @@
 /**
  * Idempotency-Key on POSTs (CONTRACT C8.2) on both stores: replays, another
  * body, a request still running, concurrent duplicates resolved by the
- * database, keys of two workspaces, refused requests not stored, pruning.
+ * database, keys of two workspaces, refused requests not stored, pruning;
+ * read-only POSTs (the searches) store nothing under a key.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceOf } from '../../src/http/request-context.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
@@ -143,6 +145,35 @@ describe.each(storeKinds())('Idempotency-Key on %s (C8.2)', (kind) => {
     expect(await countByCode('idem-bad-key')).toBe(0);
     expect((await post('x'.repeat(256), { code: 'idem-bad-key' })).statusCode).toBe(400);
     expect((await post('x'.repeat(255), { code: 'idem-long-key' })).statusCode).toBe(201);
+  });
+
+  const keyRows = async (key: string) =>
+    (await sql<{ key: string }>`select key from idempotency_keys where workspace_id = ${ws.id} and key = ${key}`.execute(t.db.database.db)).rows.length;
+
+  it('read-only POSTs: a search with an Idempotency-Key answers afresh each time and stores no key; a write still does', async () => {
+    const search = (code: string) =>
+      post('search-1', { filter: { any: [{ all: [{ field: 'code', op: 'eq', value: code }] }] } }, ws, '/api/v1/leads/search');
+    expect((await post(undefined, { code: 'idem-search' })).statusCode).toBe(201);
+    for (const url of ['/api/v1/leads/search', '/api/v1/identities/search', '/api/v1/companies/search']) {
+      const answer = await post('search-1', {}, ws, url);
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.headers['idempotent-replayed'], url).toBeUndefined();
+    }
+    const first = await search('idem-search');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ pagination: { total: 1 } });
+    // the same key with another body is another search, not 422; the answer is never a replay
+    const other = await search('idem-search-none');
+    expect(other.statusCode).toBe(200);
+    expect(other.json()).toMatchObject({ pagination: { total: 0 } });
+    expect(await keyRows('search-1')).toBe(0);
+    // a lead written since is found by the same search under the same key
+    expect((await post(undefined, { code: 'idem-search-none' })).statusCode).toBe(201);
+    expect((await search('idem-search-none')).json()).toMatchObject({ pagination: { total: 1 } });
+    // the same key on a write is claimed and stored as before
+    expect((await post('search-1', { code: 'idem-search-write' })).statusCode).toBe(201);
+    expect(await keyRows('search-1')).toBe(1);
+    expect((await post('search-1', { code: 'idem-search-write' })).headers['idempotent-replayed']).toBe('true');
   });
 
   it('C8.2: a key is kept 24 hours, then the upkeep job prunes it and it can be used again', async () => {

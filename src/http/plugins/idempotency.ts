@@ -8,6 +8,9 @@
  * answer is stored before it is sent, unless it is one that is not kept (a
  * 400 or 429 from the handler, or a 5xx: nothing was written, retrying is
  * what the client should do).
+ * A POST that changes nothing (a search) opts out with the route config
+ * `readOnly: true`: its Idempotency-Key is not read and its answer is not
+ * stored (README "Idempotency-Key and read-only POSTs").
  */
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
@@ -31,6 +34,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim: Claim | null;
   }
+  interface FastifyContextConfig {
+    /** a POST that writes nothing (a search): no Idempotency-Key, nothing stored, not documented */
+    readOnly?: boolean;
+  }
+}
+
+/** Whether the Idempotency-Key applies to a route: POSTs under /api/v1 that are not read-only. */
+export function takesIdempotencyKey(route: { method: string | string[]; url: string; config?: { readOnly?: boolean } }): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!methods.includes('POST') || route.config?.readOnly === true) return false;
+  return route.url === API_PREFIX || route.url.startsWith(`${API_PREFIX}/`);
 }
 
 function keyOf(request: FastifyRequest): string | undefined {
@@ -70,8 +84,7 @@ export const idempotency = fp(
   async (app) => {
     app.decorateRequest('idempotencyClaim', null);
     app.addHook('onRoute', (route) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (!methods.includes('POST') || !(route.url === API_PREFIX || route.url.startsWith(`${API_PREFIX}/`))) return;
+      if (!takesIdempotencyKey(route)) return;
       route.handler = wrap(route.handler as RouteHandlerMethod, route.url);
     });
     app.addHook('onSend', async (request, reply, payload) => {

@@ -13,6 +13,7 @@
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
 import { documentsOf } from '../openapi-documents.js';
+import { takesIdempotencyKey } from './idempotency.js';
 import { ERROR_DESCRIPTIONS, ERROR_EXAMPLES } from '../schemas/common.js';
 import { EVENT_ERROR_EXAMPLES } from '../schemas/ingest.schemas.js';
 import { webhooksDocument } from '../schemas/webhook-payloads.schemas.js';
@@ -118,9 +119,9 @@ function describeMediaExamples(operation: Operation): void {
   }
 }
 
-/** A POST under /api/v1 takes an Idempotency-Key, and can answer 409 and 422 because of it (CONTRACT C8.2). */
-function describeIdempotency(path: string, method: string, operation: Operation): void {
-  if (method !== 'post' || !path.startsWith('/api/v1/')) return;
+/** A POST under /api/v1 takes an Idempotency-Key, and can answer 409 and 422 because of it (CONTRACT C8.2); a read-only one (a search) does not. */
+function describeIdempotency(path: string, method: string, operation: Operation, keyed: ReadonlySet<string>): void {
+  if (method !== 'post' || !keyed.has(path)) return;
   if (!(operation.parameters ?? []).some((parameter) => String(parameter.name).toLowerCase() === 'idempotency-key')) {
     operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
   }
@@ -154,6 +155,11 @@ function describeHeaders(path: string, operation: Operation): void {
 
 export const openapi = fp(
   async (app) => {
+    /** the paths (as OpenAPI writes them) of the POSTs that take an Idempotency-Key */
+    const keyed = new Set<string>();
+    app.addHook('onRoute', (route) => {
+      if (takesIdempotencyKey(route)) keyed.add(route.url.replace(/:(\w+)/g, '{$1}'));
+    });
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -185,7 +191,7 @@ export const openapi = fp(
           for (const [method, operation] of Object.entries(operations ?? {}) as [string, Operation][]) {
             // A request with no body is {} under /api/v1 (CONTRACT C3.8), so no body is required there.
             if (operation.requestBody !== undefined && path.startsWith('/api/v1/')) operation.requestBody.required = false;
-            describeIdempotency(path, method, operation);
+            describeIdempotency(path, method, operation, keyed);
             describeHeaders(path, operation);
             describeErrors(operation);
             describeMediaExamples(operation);

@@ -65,6 +65,7 @@ export const recordSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/leads/search',
     {
       attachValidation: true,
+      config: { readOnly: true },
       serializerCompiler: leadSerializers(leadListEnvelope),
       schema: {
         operationId: 'searchLeads',
@@ -83,6 +84,7 @@ export const recordSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/identities/search',
     {
       attachValidation: true,
+      config: { readOnly: true },
       schema: {
         operationId: 'searchIdentities',
         tags: ['identities'],
@@ -100,6 +102,7 @@ export const recordSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/companies/search',
     {
       attachValidation: true,
+      config: { readOnly: true },
       schema: {
         operationId: 'searchCompanies',
         tags: ['companies'],

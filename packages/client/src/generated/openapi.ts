@@ -13326,13 +13326,7 @@ export interface operations {
                 /** @description the next page: the URL of the answer's Link rel=next, with the same body */
                 cursor?: string;
             };
-            header?: {
-                /**
-                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
-                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
-                 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13414,7 +13408,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Link: components["headers"]["Link"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13508,29 +13501,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "idempotency_key_in_use",
-                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
-                     *       "details": {
-                     *         "retry_after": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Body larger than 1 MiB (payload_too_large) */
             413: {
                 headers: {
@@ -13566,26 +13536,6 @@ export interface operations {
                      * @example {
                      *       "error": "unsupported_media_type",
                      *       "message": "Content-Type must be application/json"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "idempotency_key_reused",
-                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -13665,13 +13615,7 @@ export interface operations {
                 /** @description the next page: the URL of the answer's Link rel=next, with the same body */
                 cursor?: string;
             };
-            header?: {
-                /**
-                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
-                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
-                 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13735,7 +13679,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Link: components["headers"]["Link"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13818,29 +13761,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "idempotency_key_in_use",
-                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
-                     *       "details": {
-                     *         "retry_after": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Body larger than 1 MiB (payload_too_large) */
             413: {
                 headers: {
@@ -13876,26 +13796,6 @@ export interface operations {
                      * @example {
                      *       "error": "unsupported_media_type",
                      *       "message": "Content-Type must be application/json"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "idempotency_key_reused",
-                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -13975,13 +13875,7 @@ export interface operations {
                 /** @description the next page: the URL of the answer's Link rel=next, with the same body */
                 cursor?: string;
             };
-            header?: {
-                /**
-                 * @description Makes the POST safe to retry (CONTRACT C8.2): 1 to 255 visible ASCII characters (a random UUID is a good key), kept 24 hours per workspace. The same key with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing else; with another body it is 422; while the first request is still running, 409 with `Retry-After`. Requests refused before they ran (400, 401, 413, 415, 429) are not kept.
-                 * @example 4f1c2b9e-3d57-4a8e-9b61-0c2d7e5f8a13
-                 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14044,7 +13938,6 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Link: components["headers"]["Link"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14118,29 +14011,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The resource's state forbids the change (conflict), or a request with this Idempotency-Key is still running; retry after Retry-After (idempotency_key_in_use) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "idempotency_key_in_use",
-                     *       "message": "A request with this Idempotency-Key is still being processed; retry later",
-                     *       "details": {
-                     *         "retry_after": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Body larger than 1 MiB (payload_too_large) */
             413: {
                 headers: {
@@ -14176,26 +14046,6 @@ export interface operations {
                      * @example {
                      *       "error": "unsupported_media_type",
                      *       "message": "Content-Type must be application/json"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This Idempotency-Key was used with another body or endpoint (idempotency_key_reused) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-Workspace-Id": components["headers"]["X-Workspace-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "idempotency_key_reused",
-                     *       "message": "This Idempotency-Key was used with another request body or endpoint"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

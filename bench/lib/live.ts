@@ -1,0 +1,114 @@
+/**
+ * The `live` module of `npm run bench` (C9.2; BENCHMARKS.md "Live"): what
+ * open Live streams cost ingestion. A real server process (`serve`, no
+ * Redis) on loopback over the store receives batches of 10 page views on
+ * POST /e from 8 concurrent clients for D seconds, first with no Live
+ * stream open, then with S streams open on the same workspace (each a real
+ * HTTP connection reading its events). Reported: accepted events per
+ * second, and the notices the streams received (coalesced: at most one per
+ * 500 ms per workspace, whatever the rate of visits). Bounded: S is
+ * `--live-streams`, D is `--live-seconds`.
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { Store } from '../../src/repositories/index.js';
+import { createServices } from '../../src/services/index.js';
+import { startServerProcess } from '../../test/helpers/processes.js';
+import type { Log, StoreKind } from './data.js';
+import { moduleStore } from './module-store.js';
+
+const CLIENTS = 8;
+const BATCH = 10;
+/** a browser's: the events endpoint ignores bots (C5.3) */
+const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+/** Answers the report's lines: events per second without and with the streams, and the notices they received. */
+export async function benchLive(kind: StoreKind, streamCount: number, seconds: number, log: Log): Promise<string[]> {
+  const tag = `[${kind}/live]`;
+  const db = await moduleStore(kind);
+  const services = createServices(new Store(db.database));
+  const workspace = await services.workspaces.create('Live bench');
+  const siteKey = (await services.siteKeys.create(workspace.id, 'bench', [])).key;
+  const email = `bench.${randomUUID()}@example.com`;
+  const invitation = await services.accounts.invite(workspace.id, { email, role: 'viewer' });
+  const password = `password-${randomUUID()}`;
+  await services.accounts.setPassword(invitation.user_id, password);
+  const server = await startServerProcess({ DATABASE_URL: db.url, RATE_LIMIT_INGEST: '100000000', RATE_LIMIT_INGEST_ADDRESS: '100000000' });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const streams: http.ClientRequest[] = [];
+  try {
+    const signedIn = await fetch(`${server.url}/dashboard/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+
+    /** the events the server accepted (not ignored as a bot's, not duplicates) */
+    const post = (body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request(`${server.url}/e`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve(response.statusCode === 202 ? Number((JSON.parse(text) as { data: { accepted: number } }).data.accepted) : 0));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+
+    const ingest = async (duration: number) => {
+      const until = Date.now() + duration * 1000;
+      let accepted = 0;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (Date.now() < until) {
+            const visitor = randomUUID();
+            const events = Array.from({ length: BATCH }, (_, index) => ({ id: randomUUID(), type: 'page', visitor_id: visitor, url: `https://bench.example.com/p/${index}` }));
+            accepted += await post(JSON.stringify({ key: siteKey, events }));
+          }
+        }),
+      );
+      return accepted / duration;
+    };
+
+    let notices = 0;
+    const open = () =>
+      new Promise<http.ClientRequest>((resolve, reject) => {
+        const request = http.get(`${server.url}/dashboard/api/live/stream`, { agent: streamAgent, headers: { cookie } }, (response) => {
+          if (response.statusCode !== 200) reject(new Error(`stream answered ${response.statusCode}`));
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (notices += chunk.split('event: visits').length - 1));
+          resolve(request);
+        });
+        request.on('error', reject);
+      });
+
+    await ingest(2);
+    const without = await ingest(seconds);
+    streams.push(...(await Promise.all(Array.from({ length: streamCount }, open))));
+    const noticesBefore = notices;
+    const withStreams = await ingest(seconds);
+    const received = notices - noticesBefore;
+    const lines = [
+      `### live, ${kind}`,
+      '',
+      '| store | streams open | accepted events/s |',
+      '|---|---:|---:|',
+      `| ${kind} | 0 | ${Math.round(without)} |`,
+      `| ${kind} | ${streamCount} | ${Math.round(withStreams)} |`,
+      '',
+      `${streamCount} streams received ${received} notices in ${seconds} s (${(received / Math.max(streamCount, 1) / seconds).toFixed(2)} per stream per second; at most 2 by the coalescing)`,
+      '',
+    ];
+    for (const line of lines) log(`${tag} ${line}`);
+    return lines;
+  } finally {
+    for (const stream of streams) stream.destroy();
+    agent.destroy();
+    streamAgent.destroy();
+    await server.stop();
+    await db.destroy();
+  }
+}
