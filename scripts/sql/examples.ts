@@ -344,6 +344,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('leads.repository', LeadsRepository, {
     ...exists,
     findById: [one([ID])],
+    listByCompany: [one([ID, FIRST_PAGE])],
     list: [
       one([{}, FIRST_PAGE], 'no filter, first page'),
       one([{}, DEEP_PAGE], 'no filter, deep page (ids through the index, then rows)'),
@@ -619,6 +620,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     countForCompany: [one([ID, AT])],
     lastSeenOfCompany: [one([ID])],
     forCompany: [one([ID, AT, 5000])],
+    anonymousOfCompany: [one([ID, AT, 10])],
   }),
   tenant('sessions.repository', SessionsRepository, {
     find: [one([ID])],

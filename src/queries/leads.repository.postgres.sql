@@ -58,6 +58,42 @@ where
   "leads"."workspace_id" = $1
   and "id" = $2;
 
+-- LeadsRepository.listByCompany
+select
+  count(*) as "total"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "company_id" = $2;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "company_id" = $2
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $3
+offset
+  $4;
+
 -- LeadsRepository.list: no filter, first page
 select
   "id",

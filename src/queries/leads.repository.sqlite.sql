@@ -50,6 +50,42 @@ where
   "leads"."workspace_id" = ?
   and "id" = ?;
 
+-- LeadsRepository.listByCompany
+select
+  count(*) as "total"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "company_id" = ?;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "company_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
 -- LeadsRepository.list: no filter, first page
 select
   "id",

@@ -247,3 +247,35 @@ order by
   "last_seen" desc
 limit
   $4;
+
+-- VisitorsRepository.anonymousOfCompany
+select
+  count(*) as "n"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "company_id" = $2
+  and "last_seen" >= $3
+  and "identity_id" is null;
+
+select
+  "id",
+  "first_seen",
+  "last_seen",
+  "last_city",
+  "last_country",
+  "page_views",
+  "sessions"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "company_id" = $2
+  and "last_seen" >= $3
+  and "identity_id" is null
+order by
+  "last_seen" desc,
+  "id" desc
+limit
+  $4;

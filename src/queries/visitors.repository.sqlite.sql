@@ -246,3 +246,35 @@ order by
   "last_seen" desc
 limit
   ?;
+
+-- VisitorsRepository.anonymousOfCompany
+select
+  count(*) as "n"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "company_id" = ?
+  and "last_seen" >= ?
+  and "identity_id" is null;
+
+select
+  "id",
+  "first_seen",
+  "last_seen",
+  "last_city",
+  "last_country",
+  "page_views",
+  "sessions"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "company_id" = ?
+  and "last_seen" >= ?
+  and "identity_id" is null
+order by
+  "last_seen" desc,
+  "id" desc
+limit
+  ?;

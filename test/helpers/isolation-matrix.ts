@@ -222,6 +222,8 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/companies/:id': { kind: 'read', resource: 'companies' },
   'GET /dashboard/api/companies/:id/engagement': { kind: 'detail', resource: 'companies' },
   'GET /dashboard/api/companies/:id/activity': { kind: 'children', parent: 'companies', child: 'activity', paged: true },
+  'GET /dashboard/api/companies/:id/identities': { kind: 'children', parent: 'companies', child: 'identities', paged: true },
+  'GET /dashboard/api/companies/:id/leads': { kind: 'children', parent: 'companies', child: 'leads', paged: true },
   'GET /dashboard/api/lists': { kind: 'list', resource: 'lists' },
   'GET /dashboard/api/lists/:id': { kind: 'read', resource: 'lists' },
   'GET /dashboard/api/lists/:id/identities': { kind: 'children', parent: 'lists', child: 'identities', paged: true },
@@ -467,6 +469,8 @@ export async function seedHoldings(t: TestApp, workspace: TestWorkspace, tag: st
       activity: { [shared.identities]: set(shared.activity, own.activity), [own.identities]: set(extraActivity), [shared.companies]: set(shared.activity, own.activity) },
       personalities: { [shared.identities]: set(shared.personalities), [own.identities]: set(own.personalities) },
       identities: { [shared.companies]: set(shared.identities), [shared.lists]: set(shared.identities) },
+      // a company's leads (C9.4): the shared lead names the shared company
+      leads: { [shared.companies]: set(shared.leads) },
     },
   };
 }

@@ -55,6 +55,8 @@ export const LEAST_ROLE: Record<string, Access> = {
   // C6.9, C9.4: a company as an account (engagement, activity) is read by every member of the workspace
   'GET /dashboard/api/companies/:id/engagement': 'viewer',
   'GET /dashboard/api/companies/:id/activity': 'viewer',
+  'GET /dashboard/api/companies/:id/identities': 'viewer',
+  'GET /dashboard/api/companies/:id/leads': 'viewer',
   'GET /dashboard/api/lists': 'viewer',
   'GET /dashboard/api/lists/:id': 'viewer',
   'GET /dashboard/api/lists/:id/identities': 'viewer',

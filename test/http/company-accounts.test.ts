@@ -178,8 +178,17 @@ describe.each(storeKinds())('companies as accounts on %s (C6.9)', (kind) => {
     const fromApi = await engagement(network, '?days=7');
     const fromDashboard = await dashboard(base, viewer, 'GET', `/companies/${network.id as string}/engagement?days=7`);
     expect(fromDashboard.status).toBe(200);
-    const { days, ...same } = fromDashboard.body.data as Item & { days: { day: string; sessions: number; page_views: number }[] };
+    const { days, anonymous: unidentified, ...same } = fromDashboard.body.data as Item & {
+      days: { day: string; sessions: number; page_views: number }[];
+      anonymous: { visitors: number; recent: Item[] };
+    };
     expect(same).toEqual(fromApi);
+    // its anonymous visitors of the window (each identity here has one visitor): how many, and the latest seen first
+    expect(unidentified.visitors).toBe((fromApi.visitors as number) - (fromApi.identities as number));
+    expect(unidentified.recent.map((visitor) => visitor.visitor_id)).toContain(anonymous);
+    expect(unidentified.recent.find((visitor) => visitor.visitor_id === anonymous)).toMatchObject({ page_views: 4, sessions: 1 });
+    const lastSeen = unidentified.recent.map((visitor) => visitor.last_seen as string);
+    expect(lastSeen).toEqual([...lastSeen].sort().reverse());
     expect(days.reduce((sum, day) => sum + day.sessions, 0)).toBe(fromApi.sessions);
     expect(days.map((day) => day.day)).toEqual([...days.map((day) => day.day)].sort());
     expect((await dashboard(base, viewer, 'GET', `/companies/${network.id as string}/engagement?days=366`)).status).toBe(400);
@@ -207,8 +216,47 @@ describe.each(storeKinds())('companies as accounts on %s (C6.9)', (kind) => {
     expect((await dashboard(base, viewer, 'GET', '/companies?sort=name')).status).toBe(400);
   });
 
+  it("C9.4: the dashboard lists a company's people and its leads (newest first, with the people they name); an unknown company is 404", async () => {
+    const people = await dashboard(base, viewer, 'GET', `/companies/${acme.id as string}/identities`);
+    expect(people.status).toBe(200);
+    expect(people.body.data).toEqual(await all(base, workspace, `/companies/${acme.id as string}/identities`));
+    expect((people.body.data as Item[]).map((person) => person.name)).toEqual(['Dana']);
+    const dana = (people.body.data as Item[])[0]!;
+    // two leads of the company through the API, one of another company's: the company's page lists its own, newest first
+    const create = async (body: Item) => {
+      const response = await fetch(`${base}/api/v1/leads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${workspace.production.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ visitor_id: randomUUID(), ...body }),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { data: Item }).data;
+    };
+    const first = await create({ code: 'demo', company_id: acme.id, identity_id: dana.id });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await create({ code: 'trial', company_id: acme.id });
+    await create({ code: 'elsewhere', company_id: network.id });
+    const leads = await dashboard(base, viewer, 'GET', `/companies/${acme.id as string}/leads?limit=1`);
+    expect(leads.status).toBe(200);
+    expect(leads.body.pagination).toEqual({ limit: 1, offset: 0, total: 2 });
+    expect((leads.body.data as Item[]).map((lead) => lead.id)).toEqual([second.id]);
+    const next = await dashboard(base, viewer, 'GET', `/companies/${acme.id as string}/leads?limit=1&offset=1`);
+    expect((next.body.data as Item[]).map((lead) => lead.id)).toEqual([first.id]);
+    expect(next.body.people).toEqual({ [dana.id as string]: { name: 'Dana', email: 'dana@acme-accounts.com' } });
+    for (const path of ['identities', 'leads']) {
+      expect((await dashboard(base, viewer, 'GET', `/companies/${randomUUID()}/${path}`)).status).toBe(404);
+      expect((await dashboard(base, viewer, 'GET', `/companies/${acme.id as string}/${path}?limit=0`)).status).toBe(400);
+    }
+  });
+
   it('C7.4: every role reads a company\'s engagement and activity in the dashboard; without a session, nobody does', async () => {
-    const paths = [`/companies/${network.id as string}/engagement`, `/companies/${network.id as string}/activity`, '/companies?sort=-account_score'];
+    const paths = [
+      `/companies/${network.id as string}/engagement`,
+      `/companies/${network.id as string}/activity`,
+      `/companies/${network.id as string}/identities`,
+      `/companies/${network.id as string}/leads`,
+      '/companies?sort=-account_score',
+    ];
     for (const role of ['viewer', 'member', 'admin']) {
       const session = await signIn(base, await member(t, workspace.id, role));
       for (const path of paths) expect((await dashboard(base, session, 'GET', path)).status, `${role} ${path}`).toBe(200);

@@ -22,6 +22,7 @@ import { changesMigration } from './0014-changes.js';
 import { leadScoreMigration } from './0015a-lead-score.js';
 import { leadNotesMigration } from './0015b-lead-notes.js';
 import { alertsMigration } from './0019a-alerts.js';
+import { companyLeadsMigration } from './0020-company-leads.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0015a-lead-score': leadScoreMigration,
   '0015b-lead-notes': leadNotesMigration,
   '0019a-alerts': alertsMigration,
+  '0020-company-leads': companyLeadsMigration,
 };
 
 /** the names of every migration in the order they apply (by name, as the migrator sorts them): what a store at the latest schema has recorded */

@@ -53,7 +53,24 @@ const EngagementFields = {
 export const CompanyEngagementSchema = Type.Object(EngagementFields, { additionalProperties: false });
 export const CompanyEngagementEnvelope = DataEnvelope(CompanyEngagementSchema);
 
-/** The dashboard's engagement: the same, with sessions per day (the company page's visits per day, C9.4). */
+/** An anonymous visitor of a company, as the dashboard's company page lists them (C9.4). */
+const AnonymousVisitorSchema = Type.Object(
+  {
+    visitor_id: Type.String({ format: 'uuid' }),
+    first_seen: Timestamp(),
+    last_seen: Timestamp(),
+    city: Nullable(Type.String()),
+    country: Nullable(Type.String()),
+    page_views: Type.Integer({ minimum: 0 }),
+    sessions: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The dashboard's engagement: the same, with sessions per day (the company
+ * page's visits per day) and its anonymous visitors of the window (C9.4).
+ */
 export const DashboardEngagementEnvelope = DataEnvelope(
   Type.Object(
     {
@@ -62,6 +79,13 @@ export const DashboardEngagementEnvelope = DataEnvelope(
         Type.Object({ day: Type.String({ description: 'YYYY-MM-DD (UTC)' }), sessions: Type.Integer(), page_views: Type.Integer() }, { additionalProperties: false }),
         { description: 'each day of the window with sessions: those started that day and their page views' },
       ),
+      anonymous: Type.Object(
+        {
+          visitors: Type.Integer({ minimum: 0, description: 'its visitors without an identity seen in the window' }),
+          recent: Type.Array(AnonymousVisitorSchema, { description: 'the latest seen of them, at most 10, latest first' }),
+        },
+        { additionalProperties: false },
+      ),
     },
     { additionalProperties: false },
   ),
@@ -69,6 +93,8 @@ export const DashboardEngagementEnvelope = DataEnvelope(
 
 export const CompanyActivityQuery = Type.Object({ ...PageQuery }, { additionalProperties: true });
 export const CompanyActivityEnvelope = ListEnvelope(Ref(ActivitySchema));
+/** The dashboard's page of a company's leads (C9.4). */
+export const CompanyLeadsQuery = Type.Object({ ...PageQuery }, { additionalProperties: true });
 
 /** The dashboard's list of accounts (C9.4). */
 export const AccountListQuery = Type.Object(

@@ -10,7 +10,7 @@ import type { Schema } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
 import type { Lead } from '../../schemas/resources.js';
 import type { JsonChange } from '../json-change.js';
-import type { Keyset, Page, PageResult } from '../page.js';
+import { afterKey, type Keyset, type Page, type PageResult } from '../page.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, LeadCountsRepository, nextDay, PendingCounts } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
@@ -87,6 +87,26 @@ export class LeadsRepository extends KeyedTenantRepository {
       .template('leads.byId', (q) => q.selectFrom('leads').select(COLUMNS).where('id', '=', param('id')))
       .first({ id });
     return row && this.toLead(row);
+  }
+
+  /**
+   * A company's leads (C9.4), newest first, and their exact total, in one
+   * snapshot: read through leads_company_idx (migration 0020), so the cost
+   * follows the company's own leads.
+   */
+  listByCompany(companyId: string, page: Page): Promise<PageResult<Lead>> {
+    return this.scope.snapshot(async (scope) => {
+      const matching = scope.selectFrom('leads').where('company_id', '=', companyId);
+      const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+      const rows = await afterKey(matching, page.after)
+        .select(COLUMNS)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return { items: rows.map((row) => this.toLead(row)), total: this.codec.count(counted.total) };
+    });
   }
 
   /**

@@ -27,6 +27,17 @@ export interface CompanyVisitor {
   aggregates: string | null;
 }
 
+/** An anonymous visitor of a company, as its page lists them (C9.4). */
+export interface AnonymousVisitor {
+  visitor_id: string;
+  first_seen: string;
+  last_seen: string;
+  city: string | null;
+  country: string | null;
+  page_views: number;
+  sessions: number;
+}
+
 const COLUMNS: Record<keyof Visitor, ColumnKind> = {
   id: 'uuid',
   identity_id: 'uuid',
@@ -157,6 +168,37 @@ export class VisitorsRepository extends TenantRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => ({ ...row, aggregates: row.aggregates === null ? null : typeof row.aggregates === 'string' ? row.aggregates : JSON.stringify(row.aggregates) }));
+  }
+
+  /**
+   * A company's anonymous visitors (no identity) seen since `since` (C9.4):
+   * how many, and the `limit` seen last, through visitors_company_idx.
+   */
+  async anonymousOfCompany(companyId: string, since: string, limit: number): Promise<{ count: number; recent: AnonymousVisitor[] }> {
+    const matching = this.scope
+      .selectFrom('visitors')
+      .where('company_id', '=', companyId)
+      .where('last_seen', '>=', since)
+      .where('identity_id', 'is', null);
+    const counted = await matching.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const rows = await matching
+      .select(['id', 'first_seen', 'last_seen', 'last_city', 'last_country', 'page_views', 'sessions'])
+      .orderBy('last_seen', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return {
+      count: this.codec.count(counted.n),
+      recent: rows.map((row) => ({
+        visitor_id: row.id,
+        first_seen: row.first_seen,
+        last_seen: row.last_seen,
+        city: row.last_city,
+        country: row.last_country,
+        page_views: Number(row.page_views),
+        sessions: Number(row.sessions),
+      })),
+    };
   }
 
   /** Writes the running aggregates (recompute rebuilds them from the log). */
