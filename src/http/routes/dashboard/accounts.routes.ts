@@ -50,7 +50,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/companies/:id/identities',
     {
       config: { dashboardAccess: 'viewer' },
-      schema: { ...hide, params: IdParams, querystring: CompanyIdentitiesQuery, response: { 200: CompanyIdentitiesEnvelope, ...errorResponses(400, 404) } },
+      schema: { params: IdParams, querystring: CompanyIdentitiesQuery, response: { 200: CompanyIdentitiesEnvelope, ...errorResponses(400, 404) } },
     },
     async (request) => {
       const page = pageOf(request.query);
@@ -64,7 +64,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { dashboardAccess: 'viewer' },
       serializerCompiler: leadSerializers(leadListWithLabelsEnvelope),
-      schema: { ...hide, params: IdParams, querystring: CompanyLeadsQuery, response: { 200: DashboardLeadListEnvelope, ...errorResponses(400, 404) } },
+      schema: { params: IdParams, querystring: CompanyLeadsQuery, response: { 200: DashboardLeadListEnvelope, ...errorResponses(400, 404) } },
     },
     async (request) => {
       const page = pageOf(request.query);
