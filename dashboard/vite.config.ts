@@ -19,6 +19,8 @@ export default defineConfig({
     assetsDir: 'assets',
     sourcemap: false,
     chunkSizeWarningLimit: 700,
+    // .vite/manifest.json: which chunks each page needs (test/browser/dashboard-performance.test.ts reads it); not served
+    manifest: true,
   },
   logLevel: 'warn',
 });

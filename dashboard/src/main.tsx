@@ -8,7 +8,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api';
-import { createAppRouter } from './router';
+import { createAppRouter, preloadCurrentPage } from './router';
 import { SESSION_KEY } from './session';
 import './styles.css';
 
@@ -28,6 +28,7 @@ const client: QueryClient = new QueryClient({
 });
 
 const router = createAppRouter(client);
+preloadCurrentPage(router);
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

@@ -2,23 +2,16 @@
  * The dashboard's pages and their addresses (TanStack Router, routes in
  * code). Filters and paging live in the URL's search, so a view can be
  * reloaded, shared and walked with the browser's back button.
+ *
+ * Each page is its own chunk, loaded when its route is first shown (issue 21:
+ * half of the single bundle went unused on the overview), so the entry holds
+ * only React, the router, the query cache and the layout; main.tsx starts
+ * loading the first page's chunk at once (preloadCurrentPage).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { AppLayout } from './components/layout';
 import { NotFoundPage } from './pages/not-found';
-import { CompaniesPage, CompanyPage } from './pages/companies';
-import { IdentitiesPage } from './pages/identities';
-import { IdentityPage } from './pages/identity';
-import { LeadPage } from './pages/lead';
-import { LeadsPage } from './pages/leads';
-import { ListPage } from './pages/list';
-import { ListsPage } from './pages/lists';
-import { LivePage } from './pages/live';
-import { OverviewPage } from './pages/overview';
-import { SetPasswordPage } from './pages/set-password';
-import { SettingsPage } from './pages/settings';
-import { SignInPage } from './pages/sign-in';
 import { LEAD_SORTS, type CompanySearch, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
 import { fetchSession, SESSION_KEY } from './session';
 
@@ -42,10 +35,10 @@ const signInRoute = createRoute({
   beforeLoad: async ({ context }) => {
     if ((await sessionOf(context.queryClient)) !== null) throw redirect({ to: '/' });
   },
-  component: SignInPage,
+  component: lazyRouteComponent(() => import('./pages/sign-in'), 'SignInPage'),
 });
 
-const setPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: '/set-password', component: SetPasswordPage });
+const setPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: '/set-password', component: lazyRouteComponent(() => import('./pages/set-password'), 'SetPasswordPage') });
 
 /** Every page but signing in needs a session: without one, the sign-in page, remembering where the browser was going. */
 const appRoute = createRoute({
@@ -63,7 +56,7 @@ const overviewRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/',
   validateSearch: (search: Record<string, unknown>): { days?: 30 | 90 } => ({ days: Number(search.days) === 90 ? 90 : undefined }),
-  component: OverviewPage,
+  component: lazyRouteComponent(() => import('./pages/overview'), 'OverviewPage'),
 });
 
 const leadsRoute = createRoute({
@@ -77,10 +70,10 @@ const leadsRoute = createRoute({
     offset: offset(search.offset),
     sort: (LEAD_SORTS as readonly unknown[]).includes(search.sort) && search.sort !== '-created_at' ? (search.sort as LeadSort) : undefined,
   }),
-  component: LeadsPage,
+  component: lazyRouteComponent(() => import('./pages/leads'), 'LeadsPage'),
 });
 
-const leadRoute = createRoute({ getParentRoute: () => appRoute, path: '/leads/$leadId', component: LeadPage });
+const leadRoute = createRoute({ getParentRoute: () => appRoute, path: '/leads/$leadId', component: lazyRouteComponent(() => import('./pages/lead'), 'LeadPage') });
 
 const identitiesRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -90,14 +83,14 @@ const identitiesRoute = createRoute({
     favorite: search.favorite === 'true' || search.favorite === true ? 'true' : search.favorite === 'false' || search.favorite === false ? 'false' : undefined,
     offset: offset(search.offset),
   }),
-  component: IdentitiesPage,
+  component: lazyRouteComponent(() => import('./pages/identities'), 'IdentitiesPage'),
 });
 
 const identityRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/identities/$identityId',
   validateSearch: (search: Record<string, unknown>): { activity?: number } => ({ activity: offset(search.activity) }),
-  component: IdentityPage,
+  component: lazyRouteComponent(() => import('./pages/identity'), 'IdentityPage'),
 });
 
 const companiesRoute = createRoute({
@@ -108,28 +101,28 @@ const companiesRoute = createRoute({
     domain: text(search.domain),
     offset: offset(search.offset),
   }),
-  component: CompaniesPage,
+  component: lazyRouteComponent(() => import('./pages/companies'), 'CompaniesPage'),
 });
 
-const liveRoute = createRoute({ getParentRoute: () => appRoute, path: '/live', component: LivePage });
+const liveRoute = createRoute({ getParentRoute: () => appRoute, path: '/live', component: lazyRouteComponent(() => import('./pages/live'), 'LivePage') });
 
-const companyRoute = createRoute({ getParentRoute: () => appRoute, path: '/companies/$companyId', component: CompanyPage });
+const companyRoute = createRoute({ getParentRoute: () => appRoute, path: '/companies/$companyId', component: lazyRouteComponent(() => import('./pages/companies'), 'CompanyPage') });
 
 const listsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/lists',
   validateSearch: (search: Record<string, unknown>): { offset?: number } => ({ offset: offset(search.offset) }),
-  component: ListsPage,
+  component: lazyRouteComponent(() => import('./pages/lists'), 'ListsPage'),
 });
 
 const listRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/lists/$listId',
   validateSearch: (search: Record<string, unknown>): { offset?: number } => ({ offset: offset(search.offset) }),
-  component: ListPage,
+  component: lazyRouteComponent(() => import('./pages/list'), 'ListPage'),
 });
 
-const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: SettingsPage });
+const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: lazyRouteComponent(() => import('./pages/settings'), 'SettingsPage') });
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -151,6 +144,19 @@ const routeTree = rootRoute.addChildren([
 
 export function createAppRouter(queryClient: QueryClient) {
   return createRouter({ routeTree, context: { queryClient }, defaultPreload: false, scrollRestoration: true });
+}
+
+/**
+ * Starts loading the chunks of the page the browser opened, before the
+ * session is known (the router itself would wait for it): the first page's
+ * code then arrives alongside the session instead of after it.
+ */
+export function preloadCurrentPage(router: ReturnType<typeof createAppRouter>): void {
+  for (const match of router.matchRoutes(router.state.location)) {
+    const route = (router.routesById as Record<string, { options: { component?: unknown } } | undefined>)[match.routeId];
+    const component = route?.options.component as { preload?: () => Promise<void> } | undefined;
+    void component?.preload?.();
+  }
 }
 
 declare module '@tanstack/react-router' {

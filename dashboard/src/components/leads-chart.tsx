@@ -2,6 +2,9 @@
  * The overview's charts (Recharts, loaded with the overview only): leads per
  * day stacked by source, and new identities per day. A table with the same
  * numbers follows each chart for screen readers and for reading exact values.
+ * Both charts sit in a box of fixed height (.charts-space), the same the
+ * overview reserves while this chunk loads, so nothing below them moves when
+ * they appear (C9.9).
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { shortDay } from '../format';
@@ -13,7 +16,7 @@ export default function LeadsChart({ overview }: { overview: Overview }) {
   const rows = overview.days.map((day) => ({ day: shortDay(day.day), ...day.by_source, identities: day.identities }));
   const other = overview.sources.length > PALETTE.length;
   return (
-    <>
+    <div className="charts-space">
       <figure className="chart" aria-label="Leads per day by source">
         <ResponsiveContainer width="100%" height={280}>
           <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
@@ -41,6 +44,6 @@ export default function LeadsChart({ overview }: { overview: Overview }) {
           </BarChart>
         </ResponsiveContainer>
       </figure>
-    </>
+    </div>
   );
 }

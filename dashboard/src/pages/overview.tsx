@@ -16,7 +16,9 @@ import type { Overview, TopPage } from '../types';
 import { useLiveStream } from '../components/live-stream';
 import { useLiveSnapshot } from './live';
 
-const LeadsChart = lazy(() => import('../components/leads-chart'));
+// the chart's chunk (Recharts) starts loading with this page, alongside the overview's data, not after it
+const chartChunk = import('../components/leads-chart');
+const LeadsChart = lazy(() => chartChunk);
 
 export function OverviewPage() {
   const { days = 30 } = useSearch({ from: '/app/' });
@@ -104,7 +106,7 @@ export function OverviewPage() {
               {data.totals.leads === 0 && data.totals.identities === 0 ? (
                 <Empty>No leads or identities in this period yet.</Empty>
               ) : (
-                <Suspense fallback={<Loading label="Drawing the chart…" />}>
+                <Suspense fallback={<div className="charts-space"><Loading label="Drawing the chart…" /></div>}>
                   <LeadsChart overview={data} />
                 </Suspense>
               )}
