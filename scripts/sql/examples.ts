@@ -42,6 +42,7 @@ import { ListMembersRepository } from '../../src/repositories/tenant/list-member
 import { ListsRepository } from '../../src/repositories/tenant/lists.repository.js';
 import { MembersRepository } from '../../src/repositories/tenant/members.repository.js';
 import { PageCountsRepository, PendingPageViews } from '../../src/repositories/tenant/page-counts.repository.js';
+import { PendingTraffic, TrafficCountsRepository } from '../../src/repositories/tenant/traffic-counts.repository.js';
 import { PersonalitiesRepository } from '../../src/repositories/tenant/personalities.repository.js';
 import { ReverseDnsDueRepository } from '../../src/repositories/tenant/reverse-dns-due.repository.js';
 import { SearchRepository } from '../../src/repositories/tenant/search.repository.js';
@@ -207,6 +208,7 @@ const session: Session = {
   events: 1,
   page_views: 1,
   user_agent: null,
+  country: null,
 };
 
 const ALERT = {
@@ -400,7 +402,30 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([new PendingPageViews().add('2026-01-01', 'shop.example.com', '/pricing')], 'one page view (the usual request)'),
       one([new PendingPageViews().add('2026-01-01', 'shop.example.com', '/').add('2026-01-01', 'shop.example.com', '/pricing')], 'a batch'),
     ],
-    top: [one(['2026-01-01', '2026-01-30', 10], 'thirty days')],
+    top: [one(['2026-01-01', '2026-01-30', 10], 'thirty days'), one(['2026-01-01', '2026-01-30', 10, 'shop.example.com'], 'thirty days of one site')],
+  }),
+  tenant('traffic-counts.repository', TrafficCountsRepository, {
+    markVisitorDays: [
+      one(
+        [
+          [
+            { day: '2026-01-01', host: '', visitor_id: ID },
+            { day: '2026-01-01', host: 'shop.example.com', visitor_id: ID },
+          ],
+        ],
+        "a visitor's first page view of the day (the usual request)",
+      ),
+    ],
+    add: [
+      one(
+        [new PendingTraffic().add('', '2026-01-01', 'shop.example.com', '', { page_views: 1, sessions: 1, bounces: 1 }).add('country', '2026-01-01', 'shop.example.com', 'US', { sessions: 1, bounces: 1 })],
+        'a new single-page session',
+      ),
+    ],
+    days: [one(['2025-12-02', '2026-01-30', undefined], 'thirty days and the thirty before, every site'), one(['2025-12-02', '2026-01-30', 'shop.example.com'], 'one site')],
+    top: [one(['referrer', '2026-01-01', '2026-01-30', undefined, 10], 'a breakdown of thirty days'), one(['campaign', '2026-01-01', '2026-01-30', 'shop.example.com', 10, true], 'campaigns of one site, none left out')],
+    sites: [one([100], 'the site filter')],
+    pruneVisitorDays: [one(['2026-01-01'], 'the maintenance job')],
   }),
   tenant('identities.repository', IdentitiesRepository, {
     labelsByIds: [one([[ID, ID]], 'the people of a page of leads')],

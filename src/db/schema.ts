@@ -229,6 +229,35 @@ export interface PageCountsTable {
   views: ColumnType<number, number, number>;
 }
 
+/**
+ * Traffic per UTC day, site and (dimension, value) (C9.5): dimension '' holds
+ * the site's totals; the others the sessions of each referrer domain, UTM
+ * campaign, country, device type and browser.
+ */
+export interface TrafficCountsTable {
+  workspace_id: WorkspaceColumn;
+  dimension: string;
+  day: string;
+  host: string;
+  value: string;
+  /** visitors counted once on this site this day */
+  visitors: ColumnType<number, number, number>;
+  /** visitors counted once on any site this day, each on the site of its first page view of the day */
+  all_sites_visitors: ColumnType<number, number, number>;
+  sessions: ColumnType<number, number, number>;
+  page_views: ColumnType<number, number, number>;
+  bounces: ColumnType<number, number, number>;
+  duration_ms: ColumnType<number, number, number>;
+}
+
+/** A visitor seen on a site (host '' for any site) on a UTC day: counted once (C9.5). */
+export interface VisitorDaysTable {
+  workspace_id: WorkspaceColumn;
+  day: string;
+  host: string;
+  visitor_id: string;
+}
+
 /** A person's dashboard password: an argon2id PHC string (C7.2). */
 export interface UserPasswordsTable {
   user_id: string;
@@ -390,6 +419,8 @@ export interface SessionsTable {
   events: ColumnType<number, number, number>;
   page_views: ColumnType<number, number, number>;
   user_agent: string | null;
+  /** the country of the session's first request (C9.5's country breakdown); null when unknown */
+  country: string | null;
 }
 
 /** The first answer to a POST with an Idempotency-Key (C8.2), kept for its lifetime. */
@@ -518,6 +549,8 @@ export interface Schema {
   leads: LeadsTable;
   lead_counts: LeadCountsTable;
   page_counts: PageCountsTable;
+  traffic_counts: TrafficCountsTable;
+  visitor_days: VisitorDaysTable;
   identities: IdentitiesTable;
   identity_activity: IdentityActivityTable;
   personalities: PersonalitiesTable;
@@ -558,6 +591,8 @@ export const TENANT_TABLES = [
   'leads',
   'lead_counts',
   'page_counts',
+  'traffic_counts',
+  'visitor_days',
   'identities',
   'identity_activity',
   'personalities',

@@ -91,6 +91,11 @@ where
   "sessions"."workspace_id" = $1
   and "visitor_id" in ($2);
 
+delete from "visitor_days"
+where
+  "visitor_days"."workspace_id" = $1
+  and "visitor_id" in ($2);
+
 delete from "visitors"
 where
   "visitors"."workspace_id" = $1

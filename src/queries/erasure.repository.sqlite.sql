@@ -86,6 +86,11 @@ where
   "sessions"."workspace_id" = ?
   and "visitor_id" in (?);
 
+delete from "visitor_days"
+where
+  "visitor_days"."workspace_id" = ?
+  and "visitor_id" in (?);
+
 delete from "visitors"
 where
   "visitors"."workspace_id" = ?

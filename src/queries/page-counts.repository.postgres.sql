@@ -40,3 +40,25 @@ order by
   "host"
 limit
   $4;
+
+-- PageCountsRepository.top: thirty days of one site
+select
+  "host",
+  "path",
+  sum("views") as "views"
+from
+  "page_counts"
+where
+  "page_counts"."workspace_id" = $1
+  and "day" >= $2
+  and "day" <= $3
+  and "host" = $4
+group by
+  "host",
+  "path"
+order by
+  "views" desc,
+  "path",
+  "host"
+limit
+  $5;

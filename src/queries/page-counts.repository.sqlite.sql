@@ -40,3 +40,25 @@ order by
   "host"
 limit
   ?;
+
+-- PageCountsRepository.top: thirty days of one site
+select
+  "host",
+  "path",
+  sum("views") as "views"
+from
+  "page_counts"
+where
+  "page_counts"."workspace_id" = ?
+  and "day" >= ?
+  and "day" <= ?
+  and "host" = ?
+group by
+  "host",
+  "path"
+order by
+  "views" desc,
+  "path",
+  "host"
+limit
+  ?;

@@ -13,7 +13,8 @@ select
   "source",
   "events",
   "page_views",
-  "user_agent"
+  "user_agent",
+  "country"
 from
   "sessions"
 where
@@ -32,7 +33,8 @@ select
   "source",
   "events",
   "page_views",
-  "user_agent"
+  "user_agent",
+  "country"
 from
   "sessions"
 where
@@ -66,7 +68,8 @@ insert into
     "source",
     "events",
     "page_views",
-    "user_agent"
+    "user_agent",
+    "country"
   )
 select
   $1::uuid as "workspace_id",
@@ -80,7 +83,8 @@ select
   unnest($9::text[]) as "source",
   unnest($10::integer[]) as "events",
   unnest($11::integer[]) as "page_views",
-  unnest($12::text[]) as "user_agent";
+  unnest($12::text[]) as "user_agent",
+  unnest($13::text[]) as "country";
 
 -- SessionsRepository.update
 update "sessions"
@@ -93,7 +97,8 @@ set
   "source" = $6,
   "events" = $7,
   "page_views" = $8,
-  "user_agent" = $9
+  "user_agent" = $9,
+  "country" = $10
 where
-  "sessions"."workspace_id" = $10
-  and "id" = $11;
+  "sessions"."workspace_id" = $11
+  and "id" = $12;

@@ -13,7 +13,8 @@ select
   "source",
   "events",
   "page_views",
-  "user_agent"
+  "user_agent",
+  "country"
 from
   "sessions"
 where
@@ -32,7 +33,8 @@ select
   "source",
   "events",
   "page_views",
-  "user_agent"
+  "user_agent",
+  "country"
 from
   "sessions"
 where
@@ -66,10 +68,11 @@ insert into
     "source",
     "events",
     "page_views",
-    "user_agent"
+    "user_agent",
+    "country"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- SessionsRepository.update
 update "sessions"
@@ -82,7 +85,8 @@ set
   "source" = ?,
   "events" = ?,
   "page_views" = ?,
-  "user_agent" = ?
+  "user_agent" = ?,
+  "country" = ?
 where
   "sessions"."workspace_id" = ?
   and "id" = ?;

@@ -62,6 +62,7 @@ const PATTERN_NAMES: Record<string, string> = {
   '^#[0-9A-Fa-f]{6}$': 'must be a color written #RRGGBB',
   '^[A-Za-z]{2}$': 'must be a two-letter country code',
   '^trait\\.[^\\s]{1,100}$': 'must be trait.<key>',
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': 'must be a date written YYYY-MM-DD',
 };
 
 /** A field's name from its place: `traits.plan`, `identity_ids[2]`, `events[0].url`. */

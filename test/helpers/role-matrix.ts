@@ -29,6 +29,8 @@ export const LEAST_ROLE: Record<string, Access> = {
   'POST /dashboard/api/password-links/redeem': 'public',
   'PUT /dashboard/api/account/password': 'viewer',
   'GET /dashboard/api/overview': 'viewer',
+  // C9.5: the overview's traffic figures, every member's
+  'GET /dashboard/api/overview/traffic': 'viewer',
   'GET /dashboard/api/tracking-status': 'viewer',
   // C9.1: the search box is in the header of every page, every member's
   'GET /dashboard/api/search': 'viewer',

@@ -432,7 +432,23 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     }
   }
 
-  async function checkSummary(caller: Holdings, other: Holdings, of: 'workspace' | 'overview' | 'tracking-status') {
+  async function checkSummary(caller: Holdings, other: Holdings, of: 'workspace' | 'overview' | 'overview/traffic' | 'tracking-status') {
+    if (of === 'overview/traffic') {
+      // a page view on a site of the caller's own: its sites and pages show it, and never the other workspace's
+      const [key] = siteKeys.get(caller.tag)!.values();
+      const site = (holder: Holdings) => `summary-${holder.tag.toLowerCase()}.example.com`;
+      expect((await postEvents(base, key!, [pageView(randomUUID(), '/', { url: `https://${site(caller)}/traffic` })])).status).toBe(202);
+      const answer = await call(caller.workspace, 'GET', `/dashboard/api/overview/traffic?site=${site(caller)}`);
+      expect(answer.status).toBe(200);
+      expect(answer.workspace).toBe(caller.workspace.id);
+      const data = answer.body.data as { sites: string[]; breakdowns: { pages: { host: string; path: string }[] } };
+      expect(data.sites).toContain(site(caller));
+      expect(data.sites).not.toContain(site(other));
+      expect(data.breakdowns.pages).toEqual([expect.objectContaining({ host: site(caller), path: '/traffic' })]);
+      const theirs = await call(caller.workspace, 'GET', `/dashboard/api/overview/traffic?site=${site(other)}`);
+      expect((theirs.body.data as { breakdowns: { pages: unknown[] } }).breakdowns.pages).toEqual([]);
+      return;
+    }
     if (of === 'overview' || of === 'tracking-status') {
       // a page view of the caller's own: its top pages show it, and never the other workspace's
       const [key] = siteKeys.get(caller.tag)!.values();

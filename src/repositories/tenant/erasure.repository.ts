@@ -82,6 +82,8 @@ export class ErasureRepository extends TenantRepository {
   async deleteVisitors(visitorIds: readonly string[], identityIds: readonly string[]): Promise<void> {
     if (visitorIds.length > 0) {
       await this.scope.deleteFrom('sessions').where('visitor_id', 'in', visitorIds).execute();
+      // the overview's per-day markers name the visitor; its counts, which name no one, stay
+      await this.scope.deleteFrom('visitor_days').where('visitor_id', 'in', visitorIds).execute();
       await this.scope.deleteFrom('visitors').where('id', 'in', visitorIds).execute();
     }
     if (identityIds.length > 0) await this.scope.deleteFrom('visitors').where('identity_id', 'in', identityIds).execute();

@@ -30,6 +30,7 @@ import { PersonalitiesRepository } from './personalities.repository.js';
 import { ReverseDnsDueRepository } from './reverse-dns-due.repository.js';
 import { SearchRepository } from './search.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
+import { TrafficCountsRepository } from './traffic-counts.repository.js';
 import { VisitorsRepository } from './visitors.repository.js';
 import { WorkspaceSettingsRepository } from './workspace-settings.repository.js';
 import { WebhooksRepository } from './webhooks.repository.js';
@@ -38,6 +39,7 @@ export interface TenantRepositories {
   leads: LeadsRepository;
   leadCounts: LeadCountsRepository;
   pageCounts: PageCountsRepository;
+  trafficCounts: TrafficCountsRepository;
   identities: IdentitiesRepository;
   activity: ActivityRepository;
   personalities: PersonalitiesRepository;
@@ -70,6 +72,7 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   leads: LeadsRepository,
   leadCounts: LeadCountsRepository,
   pageCounts: PageCountsRepository,
+  trafficCounts: TrafficCountsRepository,
   identities: IdentitiesRepository,
   activity: ActivityRepository,
   personalities: PersonalitiesRepository,

@@ -64,13 +64,14 @@ export class PageCountsRepository extends TenantRepository {
     }
   }
 
-  /** The most viewed pages from `fromDay` to `toDay` (inclusive), most views first. */
-  top(fromDay: string, toDay: string, limit: number): Promise<TopPage[]> {
+  /** The most viewed pages from `fromDay` to `toDay` (inclusive), of one site (host) or all, most views first. */
+  top(fromDay: string, toDay: string, limit: number, host?: string): Promise<TopPage[]> {
     return this.scope
       .selectFrom('page_counts')
       .select((eb) => ['host', 'path', eb.fn.sum<number>('views').as('views')])
       .where('day', '>=', fromDay)
       .where('day', '<=', toDay)
+      .$if(host !== undefined, (q) => q.where('host', '=', host as string))
       .groupBy(['host', 'path'])
       .orderBy('views', 'desc')
       .orderBy('path')

@@ -25,6 +25,7 @@ const COLUMNS: Record<keyof Session, ColumnKind> = {
   events: 'integer',
   page_views: 'integer',
   user_agent: 'text',
+  country: 'text',
 };
 
 const SELECTED = Object.keys(COLUMNS) as (keyof Session)[];

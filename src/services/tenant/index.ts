@@ -21,6 +21,7 @@ import { LeadsService } from './leads.service.js';
 import { ListsService } from './lists.service.js';
 import { LiveService } from './live.service.js';
 import { OverviewService } from './overview.service.js';
+import { TrafficOverviewService } from './traffic-overview.service.js';
 import { SearchService } from './search.service.js';
 import { ExportService } from './export/export.service.js';
 import { RecordSearchService } from './record-search/record-search.service.js';
@@ -35,6 +36,7 @@ export class WorkspaceServices {
   #users?: UsersService;
   #imports?: ImportService;
   #overview?: OverviewService;
+  #traffic?: TrafficOverviewService;
   #idempotency?: IdempotencyService;
   #erasure?: ErasureService;
   #intelligenceSettings?: IntelligenceSettingsService;
@@ -113,6 +115,11 @@ export class WorkspaceServices {
 
   get overview(): OverviewService {
     return (this.#overview ??= new OverviewService(this.store));
+  }
+
+  /** the overview's traffic figures and breakdowns (C9.5) */
+  get traffic(): TrafficOverviewService {
+    return (this.#traffic ??= new TrafficOverviewService(this.store));
   }
 
   /** company rules (C6.8) */

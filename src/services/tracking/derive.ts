@@ -7,6 +7,8 @@
  * first identification), every event of an identified visitor becomes an
  * activity entry, every conversion becomes one lead, and every page view
  * counts in its page's views of the day (page_counts: the overview's top pages),
+ * visitors, sessions and their breakdowns count in the overview's traffic
+ * counters (traffic.ts),
  * and each visitor names the company its identity or network names, whose
  * last visit moves with it (C6.9).
  *
@@ -37,6 +39,7 @@ import { companyOfEmail, companyOfNetwork, networkMatch, ruleLink, setIdentityCo
 import { activityEntry, type ActivityIdentity } from './activity-entries.js';
 import { pathOf } from './attribution.js';
 import { addToSession, belongsTo, newSession, SESSION_GAP_MS } from './sessions.js';
+import { countTraffic, hostOf, sessionCount, type SessionCount } from './traffic.js';
 import { emitEvent } from '../webhooks/events.js';
 import { fireAlertsOnBatch } from '../alerts/on-events.js';
 
@@ -89,6 +92,8 @@ interface VisitorWork {
   network: VisitorNetwork | null;
   /** first seen from a hosting network in this batch */
   newlyHosting: boolean;
+  /** what each stored session the batch touched counted in the traffic counters before it (traffic.ts) */
+  before: Map<string, SessionCount | undefined>;
 }
 
 /** RFC 7396 applied to {}: the patch without its null members, at every depth. */
@@ -163,12 +168,17 @@ async function placeVisitor(repos: TenantRepositories, visitorId: string, events
     logged: [],
     network: visitor.network === null ? null : (JSON.parse(visitor.network) as VisitorNetwork),
     newlyHosting: false,
+    before: new Map(),
+  };
+  const loaded = (session: Session) => {
+    work.sessions.set(session.id, session);
+    work.before.set(session.id, sessionCount(session));
   };
   let current = existing === undefined ? undefined : await repos.sessions.find(existing.session_id);
-  if (current !== undefined) work.sessions.set(current.id, current);
+  if (current !== undefined) loaded(current);
 
   const start = (at: number) => {
-    const session = newSession(visitorId, at, facts.userAgent);
+    const session = newSession(visitorId, at, facts.userAgent, facts.country);
     work.sessions.set(session.id, session);
     work.newSessions.add(session.id);
     visitor.sessions += 1;
@@ -180,7 +190,7 @@ async function placeVisitor(repos: TenantRepositories, visitorId: string, events
     if (touched !== undefined) return touched;
     const stored = await repos.sessions.latestStartedBy(visitorId, formatInstant(at + SESSION_GAP_MS));
     if (stored !== undefined && belongsTo(stored, at)) {
-      work.sessions.set(stored.id, stored);
+      loaded(stored);
       return stored;
     }
     return start(at);
@@ -412,16 +422,6 @@ async function identifyAndConvert(
   }
 }
 
-/** The page URL's host as the URL parser gives it (with a port, if any), lower case; '' when it has none. */
-function hostOf(url: string | null): string {
-  if (url === null) return '';
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return '';
-  }
-}
-
 /** Each page view counts once in its page's views of its UTC day. */
 function pageViews(works: readonly VisitorWork[]): PendingPageViews {
   const pending = new PendingPageViews();
@@ -531,6 +531,10 @@ export async function deriveBatch(repos: TenantRepositories, incoming: IncomingE
     for (const lead of leads) await emitEvent(repos, 'lead.created', { ...lead, workspace_id: repos.webhooks.workspaceId }, facts.receivedAt);
   }
   await repos.pageCounts.add(pageViews(works));
+  await countTraffic(
+    repos.trafficCounts,
+    works.map((work) => ({ visitorId: work.visitor.id, sessions: work.sessions.values(), before: work.before, logged: work.logged })),
+  );
   const seen = companiesSeen(works);
   // alerts the batch meets (C10.3), before last_seen moves: a company's return is measured from its visit before
   await fireAlertsOnBatch(repos, { visitors: works, leads, companiesSeen: seen, receivedAt: facts.receivedAt, country: facts.country });

@@ -7,7 +7,8 @@
  * after 48 hours; also Idempotency-Keys past their lifetime (C8.2), and
  * webhook deliveries of events more than 30 days old once settled
  * (delivered or failed), with the payloads they keep (C8.5; as long as
- * Stripe keeps its events). What events derived (identities, activity,
+ * Stripe keeps its events), and the overview's visitor-day markers of days
+ * no accepted event can reach any more (C9.5). What events derived (identities, activity,
  * sessions, leads) stays. Every step can run in several processes at once: each deletion
  * only removes what is already due, and partitions are created if absent.
  */
@@ -41,6 +42,8 @@ export interface MaintenanceReport {
   webhookDeliveriesPruned: number;
   /** changes feed events past their retention (C11.1) */
   changesPruned: number;
+  /** the overview's visitor-day markers past the ingest's window (C9.5) */
+  visitorDaysPruned: number;
 }
 
 export interface MaintenanceOptions {
@@ -67,6 +70,9 @@ export class TrackingMaintenance {
     let idempotencyKeysPruned = 0;
     let webhookDeliveriesPruned = 0;
     let changesPruned = 0;
+    let visitorDaysPruned = 0;
+    // an event older than MAX_EVENT_AGE_MS is ignored, so no event can reach these days' markers (a day of margin)
+    const markersBefore = dayOf(now - MAX_EVENT_AGE_MS - DAY_MS);
     const changesBefore = formatInstant(now - CHANGE_RETENTION_DAYS * DAY_MS);
     const deliveriesBefore = formatInstant(now - WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS);
     const keysBefore = formatInstant(now - IDEMPOTENCY_LIFETIME_MS);
@@ -78,9 +84,10 @@ export class TrackingMaintenance {
       idempotencyKeysPruned += await chunked(() => scope.transaction((repos) => repos.idempotency.prune(keysBefore, DELETE_CHUNK)));
       webhookDeliveriesPruned += await chunked(() => scope.transaction((repos) => repos.webhooks.pruneDeliveries(deliveriesBefore, DELETE_CHUNK)));
       changesPruned += await chunked(() => scope.transaction((repos) => repos.changes.prune(changesBefore, DELETE_CHUNK)));
+      visitorDaysPruned += await scope.transaction((repos) => repos.trafficCounts.pruneVisitorDays(markersBefore));
     }
     const saltsDeleted = await this.store.transaction((repos) => repos.trackingSalts.deleteBefore(dayOf(now - DAY_MS)));
-    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted, idempotencyKeysPruned, webhookDeliveriesPruned, changesPruned };
+    return { partitionsDropped, eventsDeleted, idsForgotten, saltsDeleted, idempotencyKeysPruned, webhookDeliveriesPruned, changesPruned, visitorDaysPruned };
   }
 
   /** Runs now and then every `intervalMs`, until stop(); failures go to `onError` and the next run tries again. */

@@ -20,7 +20,7 @@ export function belongsTo(session: Pick<Session, 'started_at' | 'last_at'>, at: 
   return Math.max(last, at) - Math.min(start, at) <= SESSION_MAX_MS;
 }
 
-export function newSession(visitorId: string, at: number, userAgent: string | null): Session {
+export function newSession(visitorId: string, at: number, userAgent: string | null, country: string | null = null): Session {
   const stamp = formatInstant(at);
   return {
     id: newId(),
@@ -34,6 +34,7 @@ export function newSession(visitorId: string, at: number, userAgent: string | nu
     events: 0,
     page_views: 0,
     user_agent: userAgent,
+    country,
   };
 }
 

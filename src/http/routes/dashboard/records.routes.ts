@@ -23,12 +23,21 @@ import {
 } from '../../schemas/identities.schemas.js';
 import { LeadEnvelope, LeadListQuery } from '../../schemas/leads.schemas.js';
 import { VisitorListListEnvelope, VisitorListQuery } from '../../schemas/lists.schemas.js';
+import { TrafficEnvelope, TrafficQuery } from '../../schemas/traffic.schemas.js';
+import { trafficRange } from '../../traffic-range.js';
 
 export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/overview',
     { schema: { querystring: OverviewQuery, response: { 200: OverviewEnvelope, ...errorResponses(400) } } },
     async (request) => ({ data: await workspaceOf(request).overview.summary(request.query.days ?? 30) }),
+  );
+
+  // the overview's figures, comparison and breakdowns (C9.5)
+  app.get(
+    '/overview/traffic',
+    { schema: { ...hide, querystring: TrafficQuery, response: { 200: TrafficEnvelope, ...errorResponses(400) } } },
+    async (request) => ({ data: await workspaceOf(request).traffic.traffic(trafficRange(request.query), request.query.site?.toLowerCase()) }),
   );
 
   // polled by the first-run page (C9.8) until the workspace's first event arrives
