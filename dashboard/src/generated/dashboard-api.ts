@@ -1511,6 +1511,245 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/overview/traffic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the first day of the range (UTC, YYYY-MM-DD); with `to`; default: 29 days before today */
+                    from?: string;
+                    /** @description the last day of the range (UTC), on or after `from`, at most 365 days after it; default: today */
+                    to?: string;
+                    /** @description a site (host, as in the page URLs) to limit the figures to */
+                    site?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                from: string;
+                                to: string;
+                                previous: {
+                                    from: string;
+                                    to: string;
+                                };
+                                site: string | null;
+                                sites: string[];
+                                figures: {
+                                    visitors: {
+                                        value: number | null;
+                                        previous: number | null;
+                                    };
+                                    sessions: {
+                                        value: number | null;
+                                        previous: number | null;
+                                    };
+                                    page_views: {
+                                        value: number | null;
+                                        previous: number | null;
+                                    };
+                                    bounce_rate: {
+                                        value: number | null;
+                                        previous: number | null;
+                                    };
+                                    average_session_seconds: {
+                                        value: number | null;
+                                        previous: number | null;
+                                    };
+                                    leads: {
+                                        value: number | null;
+                                        previous: number | null;
+                                    };
+                                    identities: {
+                                        value: number | null;
+                                        previous: number | null;
+                                    };
+                                };
+                                days: {
+                                    day: string;
+                                    visitors: number;
+                                    page_views: number;
+                                    sessions: number;
+                                    leads: number;
+                                    identities: number;
+                                }[];
+                                breakdowns: {
+                                    pages: {
+                                        host: string;
+                                        path: string;
+                                        url: string;
+                                        views: number;
+                                    }[];
+                                    referrers: {
+                                        /** @description '' for none or unknown */
+                                        value: string;
+                                        sessions: number;
+                                        bounce_rate: number;
+                                    }[];
+                                    campaigns: {
+                                        /** @description '' for none or unknown */
+                                        value: string;
+                                        sessions: number;
+                                        bounce_rate: number;
+                                    }[];
+                                    countries: {
+                                        /** @description '' for none or unknown */
+                                        value: string;
+                                        sessions: number;
+                                        bounce_rate: number;
+                                    }[];
+                                    devices: {
+                                        /** @description '' for none or unknown */
+                                        value: string;
+                                        sessions: number;
+                                        bounce_rate: number;
+                                    }[];
+                                    browsers: {
+                                        /** @description '' for none or unknown */
+                                        value: string;
+                                        sessions: number;
+                                        bounce_rate: number;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request parameters or body (invalid_request) */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "invalid_request",
+                         *       "message": "query parameter limit must be at least 1",
+                         *       "details": {
+                         *         "parameters": {
+                         *           "limit": "must be at least 1"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid or missing API key (unauthorized) */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "unauthorized",
+                         *       "message": "Invalid or missing API key"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (rate_limit_exceeded) */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "rate_limit_exceeded",
+                         *       "message": "Rate limit of 1000 requests per minute exceeded; retry in 12 s",
+                         *       "details": {
+                         *         "retry_after": 12,
+                         *         "limit": 1000,
+                         *         "reset": 1772442860
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (internal_error) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "internal_error",
+                         *       "message": "Internal server error"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Database unreachable (service_unavailable) */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "service_unavailable",
+                         *       "message": "The database is unreachable; try again shortly"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/tracking-status": {
         parameters: {
             query?: never;

@@ -36,7 +36,7 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // the overview's figures, comparison and breakdowns (C9.5)
   app.get(
     '/overview/traffic',
-    { schema: { ...hide, querystring: TrafficQuery, response: { 200: TrafficEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: TrafficQuery, response: { 200: TrafficEnvelope, ...errorResponses(400) } } },
     async (request) => ({ data: await workspaceOf(request).traffic.traffic(trafficRange(request.query), request.query.site?.toLowerCase()) }),
   );
 
