@@ -18,6 +18,7 @@ import { errorHandler, sendError, toHttpError } from './http/plugins/error-handl
 import { inFlightBound, loadShedding } from './http/plugins/admission.js';
 import { createAdmission, gate, isApiRequest } from './http/plugins/gate.js';
 import { idempotency } from './http/plugins/idempotency.js';
+import { jsonCompression } from './http/plugins/json-compression.js';
 import { openapi } from './http/plugins/openapi.js';
 import { referenceRoutes } from './http/plugins/reference.js';
 import { requestGuards } from './http/plugins/request-guards.js';
@@ -214,6 +215,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (dashboard) => {
       await dashboard.register(dashboardOpenapiRoutes);
+      await dashboard.register(jsonCompression);
       await dashboard.register(sessionRoutes, { services });
       await dashboard.register(recordsRoutes);
       await dashboard.register(leadNoteRoutes);

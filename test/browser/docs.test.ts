@@ -9,53 +9,26 @@
  * a loopback address where Scalar would show them; no axe-core violation
  * of critical or serious impact but the one listed below that is Scalar's
  * own markup, in light and dark mode at 1280 px and at 390 px; at 390 px no
- * control outside the viewport. The document does not depend on the store: SQLite only.
+ * control outside the viewport (both checks are test/helpers/page-checks.ts,
+ * shared with the dashboard's walk). The document does not depend on the store: SQLite only.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { consoleErrors, launchBrowser, screenshot } from '../helpers/browser.js';
+import { axeViolations, offscreen, type AxeOptions } from '../helpers/page-checks.js';
 
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/**
- * Violations that are Scalar's markup, not ours to configure: each with the
- * elements it may name and why. (axe-core is MPL-2.0: a test tool only, a
- * devDependency, never shipped.)
- */
-const SCALAR_OWN: { id: string; selector: RegExp; why: string }[] = [
-  {
-    id: 'button-name',
-    selector: /scalar-code-copy/,
-    why: "the copy buttons of Scalar's code blocks are icons without a label, and no setting gives them one",
-  },
-];
-
-interface AxeNode {
-  html: string;
-  target: string[];
-}
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: AxeNode[];
-}
-
-/** axe-core's critical and serious violations on the page, less Scalar's own listed above. */
-async function seriousViolations(page: Page): Promise<{ id: string; impact: string | null; html: string }[]> {
-  await page.evaluate(AXE);
-  // in the page (strings: this file is compiled without the DOM's types)
-  const violations = (await page.evaluate('axe.run().then((result) => result.violations)')) as AxeViolation[];
-  return violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .flatMap((violation) =>
-      violation.nodes
-        .filter((node) => !SCALAR_OWN.some((own) => own.id === violation.id && own.selector.test(node.html)))
-        .map((node) => ({ id: violation.id, impact: violation.impact, html: node.html.slice(0, 200) })),
-    );
-}
+/** What /docs is held to: critical and serious violations, less Scalar's own markup, not ours to configure (with why). */
+const DOCS_AXE: AxeOptions = {
+  impacts: ['critical', 'serious'],
+  notOurs: [
+    {
+      id: 'button-name',
+      html: /scalar-code-copy/,
+      why: "the copy buttons of Scalar's code blocks are icons without a label, and no setting gives them one",
+    },
+  ],
+};
 
 /**
  * Content-Security-Policy violations the page reports, but one: Zod (inside
@@ -149,7 +122,7 @@ describe('C8.1: /docs in a browser without network', () => {
       const page = await openDocs(context, base);
       await page.getByText('List leads').first().waitFor({ timeout: 20_000 });
       expect(await page.evaluate(`document.body.classList.contains('${colorScheme}-mode')`)).toBe(true);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page, DOCS_AXE)).toEqual([]);
       await context.close();
     }, 60_000);
   }
@@ -158,24 +131,10 @@ describe('C8.1: /docs in a browser without network', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await openDocs(context, base);
     await page.waitForTimeout(500);
-    // visible controls outside [0, 390]; one inside a horizontally scrolling box (a code sample) is reached by scrolling it
-    const outside = await page.evaluate(`
-      [...document.querySelectorAll('a, button, input, select, textarea, summary, [role="button"], [tabindex]')]
-        .filter((element) => {
-          const box = element.getBoundingClientRect();
-          const style = getComputedStyle(element);
-          if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.display === 'none') return false;
-          for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
-            const overflow = getComputedStyle(parent).overflowX;
-            if ((overflow === 'auto' || overflow === 'scroll') && parent.scrollWidth > parent.clientWidth) return false;
-          }
-          return box.left < 0 || box.right > window.innerWidth;
-        })
-        .map((element) => element.outerHTML.slice(0, 160))`);
-    expect(outside).toEqual([]);
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    // a control inside a horizontally scrolling box (a code sample) is reached by scrolling it
+    expect(await offscreen(page, { scrollingBoxesReachable: true })).toEqual({ controls: [], pageScrollsSideways: false });
     await screenshot(page, 'docs-390');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await axeViolations(page, DOCS_AXE)).toEqual([]);
     await context.close();
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import apiReference from '@scalar/fastify-api-reference';
 import Fastify from 'fastify';
+import { acceptedEncodings } from '../accept-encoding.js';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -95,27 +96,6 @@ function load(): Promise<Bundle> {
 /** Starts reading and compressing the bundle (the page calls it, so the script is ready when asked for). */
 export function prepareScript(): void {
   load().catch(() => undefined);
-}
-
-/** The encodings an Accept-Encoding header accepts (a q of 0 refuses; `*` accepts both). */
-export function acceptedEncodings(header: string | undefined): Set<'br' | 'gzip'> {
-  const accepted = new Set<'br' | 'gzip'>();
-  const refused = new Set<string>();
-  let any = false;
-  for (const entry of (header ?? '').split(',')) {
-    const [name = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-    const q = parameters.find((parameter) => parameter.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    if (!(weight > 0)) {
-      refused.add(name);
-      continue;
-    }
-    if (name === 'br' || name === 'gzip') accepted.add(name);
-    if (name === '*') any = true;
-  }
-  if (any) for (const name of ['br', 'gzip'] as const) if (!refused.has(name)) accepted.add(name);
-  for (const name of refused) accepted.delete(name as 'br' | 'gzip');
-  return accepted;
 }
 
 /** The script in the best encoding the client accepts that is ready, or the quickest to be. */
