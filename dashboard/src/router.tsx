@@ -7,7 +7,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
 import { AppLayout } from './components/layout';
 import { NotFoundPage } from './pages/not-found';
-import { CompaniesPage, CompanyPage } from './pages/companies';
+import { CompaniesPage } from './pages/companies';
+import { CompanyPage } from './pages/company';
 import { IdentitiesPage } from './pages/identities';
 import { IdentityPage } from './pages/identity';
 import { LeadPage } from './pages/lead';
@@ -19,7 +20,7 @@ import { OverviewPage } from './pages/overview';
 import { SetPasswordPage } from './pages/set-password';
 import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
-import { LEAD_SORTS, type CompanySearch, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
+import { COMPANY_SORTS, LEAD_SORTS, type CompanySearch, type CompanySort, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
 import { fetchSession, SESSION_KEY } from './session';
 
 const text = (value: unknown) => (value === undefined || value === null || value === '' ? undefined : String(value));
@@ -107,13 +108,19 @@ const companiesRoute = createRoute({
     name: text(search.name),
     domain: text(search.domain),
     offset: offset(search.offset),
+    sort: (COMPANY_SORTS as readonly unknown[]).includes(search.sort) && search.sort !== '-created_at' ? (search.sort as CompanySort) : undefined,
   }),
   component: CompaniesPage,
 });
 
 const liveRoute = createRoute({ getParentRoute: () => appRoute, path: '/live', component: LivePage });
 
-const companyRoute = createRoute({ getParentRoute: () => appRoute, path: '/companies/$companyId', component: CompanyPage });
+const companyRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/companies/$companyId',
+  validateSearch: (search: Record<string, unknown>): { activity?: number } => ({ activity: offset(search.activity) }),
+  component: CompanyPage,
+});
 
 const listsRoute = createRoute({
   getParentRoute: () => appRoute,

@@ -90,6 +90,39 @@ export interface Company {
   created_at: string;
 }
 
+/** a company in the list of accounts (C9.4): what it is sorted by, its people and its visitors */
+export interface AccountItem extends Company {
+  last_seen: string | null;
+  account_score: number | null;
+  people: number;
+  visitors: number;
+}
+
+/** an anonymous visitor of a company (C9.4) */
+export interface AnonymousVisitor {
+  visitor_id: string;
+  first_seen: string;
+  last_seen: string;
+  city: string | null;
+  country: string | null;
+  page_views: number;
+  sessions: number;
+}
+
+/** a company as an account over a window of days (C6.9), as its page reads it (C9.4) */
+export interface CompanyEngagement {
+  visitors: number;
+  identities: number;
+  sessions: number;
+  page_views: number;
+  last_seen: string | null;
+  top_pages: { path: string; views: number }[];
+  score: number;
+  score_reasons: string[];
+  days: { day: string; sessions: number; page_views: number }[];
+  anonymous: { visitors: number; recent: AnonymousVisitor[] };
+}
+
 export interface VisitorList {
   id: string;
   name: string;
