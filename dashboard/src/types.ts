@@ -61,6 +61,11 @@ export interface Identity {
   created_at: string;
 }
 
+/** the dashboard's identity: with the company linked to it, named (C9.4) */
+export interface IdentityWithCompany extends Identity {
+  company: { id: string; name: string } | null;
+}
+
 export interface Activity {
   id: string;
   type: string;

@@ -193,13 +193,16 @@ describe.each(storeKinds())('a company as a sales account in a browser, on %s (C
       await expectUsable(page);
 
       if (width === 1280) {
-        // a person and a lead open their pages; the lead's page links back to the company
+        // a lead and a person open their pages; each links back to the company
         await section(page, 'Leads').getByRole('link', { name: 'enterprise-trial' }).click();
         await page.getByRole('heading', { level: 1, name: 'Lead enterprise-trial' }).waitFor();
         await page.getByRole('link', { name: bank.name as string }).click();
         await page.getByRole('heading', { level: 1, name: bank.name as string }).waitFor();
         await section(page, 'People').getByRole('link', { name: 'Casey Bank' }).click();
         await page.getByRole('heading', { level: 1, name: 'Casey Bank' }).waitFor();
+        // the person's page links their company back
+        await section(page, 'Profile').getByRole('link', { name: bank.name as string }).click();
+        await page.getByRole('heading', { level: 1, name: bank.name as string }).waitFor();
       }
     }, 60_000);
   }
