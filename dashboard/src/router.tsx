@@ -12,7 +12,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { AppLayout } from './components/layout';
 import { NotFoundPage } from './pages/not-found';
-import { LEAD_SORTS, type CompanySearch, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
+import { COMPANY_SORTS, LEAD_SORTS, type CompanySearch, type CompanySort, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
 import { fetchSession, SESSION_KEY } from './session';
 
 const text = (value: unknown) => (value === undefined || value === null || value === '' ? undefined : String(value));
@@ -100,13 +100,19 @@ const companiesRoute = createRoute({
     name: text(search.name),
     domain: text(search.domain),
     offset: offset(search.offset),
+    sort: (COMPANY_SORTS as readonly unknown[]).includes(search.sort) && search.sort !== '-created_at' ? (search.sort as CompanySort) : undefined,
   }),
   component: lazyRouteComponent(() => import('./pages/companies'), 'CompaniesPage'),
 });
 
 const liveRoute = createRoute({ getParentRoute: () => appRoute, path: '/live', component: lazyRouteComponent(() => import('./pages/live'), 'LivePage') });
 
-const companyRoute = createRoute({ getParentRoute: () => appRoute, path: '/companies/$companyId', component: lazyRouteComponent(() => import('./pages/companies'), 'CompanyPage') });
+const companyRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/companies/$companyId',
+  validateSearch: (search: Record<string, unknown>): { activity?: number } => ({ activity: offset(search.activity) }),
+  component: lazyRouteComponent(() => import('./pages/company'), 'CompanyPage'),
+});
 
 const listsRoute = createRoute({
   getParentRoute: () => appRoute,

@@ -22,8 +22,14 @@ export interface IdentitySearch {
   offset?: number;
 }
 
+/** the orders of the companies list (C9.4): newest, latest visit or highest account score first */
+export const COMPANY_SORTS = ['-created_at', '-last_seen', '-account_score'] as const;
+export type CompanySort = (typeof COMPANY_SORTS)[number];
+
 export interface CompanySearch {
   name?: string;
   domain?: string;
   offset?: number;
+  /** the order (C9.4); absent is newest first */
+  sort?: CompanySort;
 }

@@ -66,3 +66,11 @@ export type ListDetail = DataOf<Get<'/dashboard/api/lists/{id}'>>;
 export type MemberInvite = DataOf<Post<'/dashboard/api/members'>>;
 export type ResetLink = DataOf<Post<'/dashboard/api/members/{id}/reset-link'>>;
 export type PasswordLink = DataOf<Post<'/dashboard/api/password-links/inspect'>>;
+/** the dashboard's identity: with the company linked to it, named (C9.4) */
+export type IdentityWithCompany = DataOf<Get<'/dashboard/api/identities/{id}'>>;
+/** a company in the list of accounts (C9.4): what it is sorted by, its people and its visitors */
+export type AccountItem = ItemOf<Get<'/dashboard/api/companies'>>;
+/** a company as an account over a window of days (C6.9), as its page reads it (C9.4) */
+export type CompanyEngagement = DataOf<Get<'/dashboard/api/companies/{id}/engagement'>>;
+/** an anonymous visitor of a company (C9.4) */
+export type AnonymousVisitor = CompanyEngagement['anonymous']['recent'][number];

@@ -9,6 +9,7 @@
  * the companies list sorted by last visit and account score.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoreAccount } from '../../src/intelligence/account-score.js';
 import { emptyAggregates } from '../../src/intelligence/aggregates.js';
@@ -216,12 +217,17 @@ describe.each(storeKinds())('companies as accounts on %s (C6.9)', (kind) => {
     expect((await dashboard(base, viewer, 'GET', '/companies?sort=name')).status).toBe(400);
   });
 
-  it("C9.4: the dashboard lists a company's people and its leads (newest first, with the people they name); an unknown company is 404", async () => {
+  it("C9.4: the dashboard lists a company's people and its leads (newest first, with the people they name), and names a person's company; an unknown company is 404", async () => {
     const people = await dashboard(base, viewer, 'GET', `/companies/${acme.id as string}/identities`);
     expect(people.status).toBe(200);
     expect(people.body.data).toEqual(await all(base, workspace, `/companies/${acme.id as string}/identities`));
     expect((people.body.data as Item[]).map((person) => person.name)).toEqual(['Dana']);
     const dana = (people.body.data as Item[])[0]!;
+    // the person's page names and links the company: the identity as the API answers it, and its company
+    const identity = await dashboard(base, viewer, 'GET', `/identities/${dana.id as string}`);
+    const { company, ...resource } = identity.body.data as Item;
+    expect(company).toEqual({ id: acme.id, name: acme.name });
+    expect(resource).toEqual((await api(base, workspace, `/identities/${dana.id as string}`)).body.data);
     // two leads of the company through the API, one of another company's: the company's page lists its own, newest first
     const create = async (body: Item) => {
       const response = await fetch(`${base}/api/v1/leads`, {
@@ -246,6 +252,28 @@ describe.each(storeKinds())('companies as accounts on %s (C6.9)', (kind) => {
     for (const path of ['identities', 'leads']) {
       expect((await dashboard(base, viewer, 'GET', `/companies/${randomUUID()}/${path}`)).status).toBe(404);
       expect((await dashboard(base, viewer, 'GET', `/companies/${acme.id as string}/${path}?limit=0`)).status).toBe(400);
+    }
+  });
+
+  it('C9.4: the list\'s orders and a company\'s leads read their indexes, never a scan and sort of the workspace\'s rows', async () => {
+    const db = t.db.database.db;
+    const plan = async (query: ReturnType<typeof sql>) =>
+      kind === 'sqlite'
+        ? (await sql<{ detail: string }>`explain query plan ${query}`.execute(db)).rows.map((row) => row.detail).join('\n')
+        : db.transaction().execute(async (trx) => {
+            await sql`set local enable_seqscan = off`.execute(trx);
+            await sql`set local enable_sort = off`.execute(trx);
+            return (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(trx)).rows.map((row) => row['QUERY PLAN']).join('\n');
+          });
+    const cases: [string, ReturnType<typeof sql>][] = [
+      ['companies_last_seen_idx', sql`select id from companies where workspace_id = ${workspace.id} order by last_seen desc nulls last, id desc limit 50`],
+      ['companies_account_score_idx', sql`select id from companies where workspace_id = ${workspace.id} order by account_score desc nulls last, id desc limit 50`],
+      ['leads_company_idx', sql`select id from leads where workspace_id = ${workspace.id} and company_id = ${acme.id as string} order by created_at desc, id desc limit 10`],
+    ];
+    for (const [index, query] of cases) {
+      const text = await plan(query);
+      expect(text, index).toContain(index);
+      expect(text, index).not.toMatch(/TEMP B-TREE|Sort Key/i);
     }
   });
 

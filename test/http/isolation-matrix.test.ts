@@ -312,8 +312,11 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     expect(refused.workspace).toBe(caller.workspace.id);
   }
 
+  /** private AS numbers, three for each check (its rule, and the caller's refused and created ones): a random pick could repeat a rule (409) */
+  let nextAsn = 64_512;
   async function checkCompanyRule(caller: Holdings, other: Holdings, operation: PlannedOperation, action: string) {
-    const asn = 64_512 + Math.floor(Math.random() * 1000);
+    const asn = nextAsn;
+    nextAsn += 3;
     const made = await call(other.workspace, 'POST', '/api/v1/company-rules', { match: { asn }, company_id: other.only.companies });
     expect(made.status).toBe(201);
     const foreignId = (made.body.data as { id: string }).id;

@@ -1,8 +1,8 @@
 /**
- * One identity: its profile (first and last seen, location, traits), the
- * favourite toggle and name and traits for members, its personalities
- * (type, traits, confidence, learning) and its activity timeline, newest
- * first, paged.
+ * One identity: its profile (its company, linked; first and last seen,
+ * location, traits), the favourite toggle and name and traits for members,
+ * its personalities (type, traits, confidence, learning) and its activity
+ * timeline, newest first, paged.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
@@ -15,7 +15,7 @@ import { Time } from '../components/time';
 import { PersonalityExplanation } from '../components/personality-explanation';
 import { percent, text } from '../format';
 import { can, useSession } from '../session';
-import type { Activity, Identity, JsonObject, Personality } from '../types';
+import type { Activity, Identity, IdentityWithCompany, JsonObject, Personality } from '../types';
 
 const ACTIVITY_LIMIT = 20;
 
@@ -152,13 +152,14 @@ export function IdentityPage() {
   const session = useSession();
   const identity = useQuery({
     queryKey: ['identity', identityId],
-    queryFn: () => api<{ data: Identity }>(`/identities/${identityId}`).then((body) => body.data),
+    queryFn: () => api<{ data: IdentityWithCompany }>(`/identities/${identityId}`).then((body) => body.data),
   });
   const update = useMutation({
     mutationFn: (changes: { name?: string | null; traits?: JsonObject; is_favorite?: boolean }) =>
       api<{ data: Identity }>(`/identities/${identityId}`, { method: 'PATCH', body: changes }),
+    // the change's answer is the resource alone: the company named on the page stays
     onSuccess: ({ data }) => {
-      client.setQueryData(['identity', identityId], data);
+      client.setQueryData(['identity', identityId], (previous: IdentityWithCompany | undefined) => ({ ...data, company: previous?.company ?? null }));
       void client.invalidateQueries({ queryKey: ['identities'] });
     },
   });
@@ -197,6 +198,16 @@ export function IdentityPage() {
               <dl className="fields">
                 <dt>Email</dt>
                 <dd>{text(data.email)}</dd>
+                <dt>Company</dt>
+                <dd>
+                  {data.company === null ? (
+                    '—'
+                  ) : (
+                    <Link to="/companies/$companyId" params={{ companyId: data.company.id }}>
+                      {data.company.name}
+                    </Link>
+                  )}
+                </dd>
                 <dt>First seen</dt>
                 <dd>
                   <Time value={data.first_seen} exact />

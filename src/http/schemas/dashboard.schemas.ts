@@ -8,7 +8,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { JsonObjectSchema, LIMITS, Nullable, Timestamp, Uuid } from '../../schemas/fields.js';
-import { WorkspaceUserSchema } from '../../schemas/resources.js';
+import { IdentitySchema, WorkspaceUserSchema } from '../../schemas/resources.js';
 import { ROLES } from '../../services/operator/roles.js';
 import { LeadListEnvelope } from './leads.schemas.js';
 
@@ -223,6 +223,22 @@ export const DashboardLeadListEnvelope = Type.Object(
       description: "each lead's identity by id: the table's Person is its name, else its email, else Anonymous",
     }),
     companies: Type.Record(Type.String(), Type.Object({ name: Type.String() }), { description: "each lead's company by id" }),
+  },
+  { additionalProperties: false },
+);
+
+/** The dashboard's identity: the resource and the company linked to it, named (its page links it: C9.4). */
+export const DashboardIdentityEnvelope = Type.Object(
+  {
+    data: Type.Object(
+      {
+        ...IdentitySchema.properties,
+        company: Nullable(
+          Type.Object({ id: Uuid(), name: Type.String() }, { additionalProperties: false, description: 'the company linked to the identity (C6.1), null when none' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );

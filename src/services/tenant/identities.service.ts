@@ -62,6 +62,14 @@ export class IdentitiesService {
     return identity;
   }
 
+  /** An identity with the company linked to it (C6.1), named: the dashboard's identity page links it (C9.4). */
+  async getWithCompany(id: string): Promise<Identity & { company: { id: string; name: string } | null }> {
+    const identity = await this.get(id);
+    const companyId = await this.store.repos.identities.companyOf(identity.id);
+    const [company] = companyId === null ? [] : await this.store.repos.companies.labelsByIds([companyId]);
+    return { ...identity, company: company ?? null };
+  }
+
   create(input: IdentityCreateInput): Promise<Identity> {
     return this.store.transaction((repos) => createIdentityIn(repos, input));
   }

@@ -1,8 +1,9 @@
 /**
  * /dashboard/api: the workspace's leads, identities (with activity and
  * personalities), companies and lists, and the overview, for the
- * dashboard's views. Each calls the same service as its /api/v1 twin, bound
- * to the session's workspace by the session gate; a member (not a viewer)
+ * dashboard's views (an identity with its company named, C9.4). Each calls
+ * the same service as its /api/v1 twin, bound to the session's workspace
+ * by the session gate; a member (not a viewer)
  * edits a lead's properties and summary and an identity's name, traits and
  * favourite (CONTRACT C7.4, C7.6).
  */
@@ -11,7 +12,7 @@ import { workspaceOf } from '../../request-context.js';
 import { leadEnvelope, leadListWithLabelsEnvelope, leadSerializers } from '../../serializers/lead.serializer.js';
 import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { AccountListEnvelope, AccountListQuery, CompanyEnvelope } from '../../schemas/companies.schemas.js';
-import { DashboardLeadListEnvelope, DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery, TrackingStatusEnvelope } from '../../schemas/dashboard.schemas.js';
+import { DashboardIdentityEnvelope, DashboardLeadListEnvelope, DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery, TrackingStatusEnvelope } from '../../schemas/dashboard.schemas.js';
 import {
   ActivityListEnvelope,
   ActivityQuery,
@@ -97,8 +98,8 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/identities/:id',
-    { schema: { params: IdParams, response: { 200: IdentityEnvelope, ...errorResponses(404) } } },
-    async (request) => ({ data: await workspaceOf(request).identities.get(request.params.id) }),
+    { schema: { ...hide, params: IdParams, response: { 200: DashboardIdentityEnvelope, ...errorResponses(404) } } },
+    async (request) => ({ data: await workspaceOf(request).identities.getWithCompany(request.params.id) }),
   );
 
   app.patch(
