@@ -97,13 +97,19 @@ describe('C9.9: the overview loads only its own code and does not shift, on SQLi
         await new Promise((resolve) => setTimeout(resolve, 400));
         await route.continue();
       });
+      // the chart's code is held until its loading state has been seen (a fixed delay let the data arrive after the code on a busy machine)
+      let releaseChart = () => {};
+      const chartHeld = new Promise<void>((resolve) => {
+        releaseChart = resolve;
+      });
       await context.route((url) => url.pathname === chart, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 800));
+        await chartHeld;
         await route.continue();
       });
       await page.goto(`${base}/`);
       await page.getByText('Drawing the chart…').waitFor();
       const chartPending = (await page.evaluate('performance.now()')) as number;
+      releaseChart();
       await page.locator('figure[aria-label="New identities per day"] svg').first().waitFor();
       await page.getByRole('heading', { name: 'Top pages' }).waitFor();
       await page.waitForTimeout(500);
