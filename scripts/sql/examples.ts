@@ -656,6 +656,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       one([{}, undefined, 1000], 'first chunk, no filter'),
       one([{ email: 'ada@acme.com', isFavorite: true }, { at: AT, id: ID }, 1000], 'filters, a chunk after the last'),
     ],
+    companies: [
+      one([{}, undefined, 1000], 'first chunk, no filter'),
+      one([{ name: 'acme', domain: 'acme.com' }, { at: AT, id: ID }, 1000], 'filters, a chunk after the last'),
+    ],
   }),
   operator('workspaces.repository', WorkspacesRepository, {
     insert: [one([{ id: ID, name: 'Acme', created_at: AT }])],
