@@ -599,6 +599,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     finish: [one([ID, 'claim-token', null], 'done: forgotten'), one([ID, 'claim-token', AT], 'due again later')],
     countDue: [one([AT])],
     markCompanyVisitors: [one([ID, AT])],
+    markVisitorsDue: [one([[ID], AT], 'the visitors of a batch of imported leads')],
   }),
   tenant('company-rules.repository', CompanyRulesRepository, {
     insert: [one([{ id: ID, match_kind: 'asn', match_value: '64500', company_id: ID, not_a_company: false, created_at: AT }])],
@@ -682,6 +683,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     identities: [
       one([{}, undefined, 1000], 'first chunk, no filter'),
       one([{ email: 'ada@acme.com', isFavorite: true }, { at: AT, id: ID }, 1000], 'filters, a chunk after the last'),
+    ],
+    companies: [
+      one([{}, undefined, 1000], 'first chunk, no filter'),
+      one([{ name: 'acme', domain: 'acme.com' }, { at: AT, id: ID }, 1000], 'filters, a chunk after the last'),
     ],
   }),
   operator('workspaces.repository', WorkspacesRepository, {

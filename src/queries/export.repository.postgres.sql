@@ -108,3 +108,44 @@ order by
   "id" desc
 limit
   $6;
+
+-- ExportRepository.companies: first chunk, no filter
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $2;
+
+-- ExportRepository.companies: filters, a chunk after the last
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and "name_normalized" like $2 escape '\'
+  and "domain_normalized" = $3
+  and ("created_at", "id") < ($4, $5)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $6;

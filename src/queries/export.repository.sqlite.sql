@@ -108,3 +108,44 @@ order by
   "id" desc
 limit
   ?;
+
+-- ExportRepository.companies: first chunk, no filter
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?;
+
+-- ExportRepository.companies: filters, a chunk after the last
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "name_normalized" like ? escape '\'
+  and "domain_normalized" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?;

@@ -136,3 +136,26 @@ set
   "due_at" = $4,
   "claim" = $5,
   "claimed_until" = $6;
+
+-- IntelligenceDueRepository.markVisitorsDue: the visitors of a batch of imported leads
+insert into
+  "intelligence_due" ("workspace_id", "visitor_id", "due_at")
+select
+  "visitors"."workspace_id",
+  "visitors"."id",
+  $1::timestamptz as "due_at"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $2
+  and "visitors"."id" in ($3)
+order by
+  "visitors"."id"
+on conflict ("workspace_id", "visitor_id") do update
+set
+  "due_at" = case
+    when "intelligence_due"."due_at" < "excluded"."due_at" then "intelligence_due"."due_at"
+    else "excluded"."due_at"
+  end,
+  "claim" = $4,
+  "claimed_until" = $5;

@@ -134,3 +134,26 @@ set
   "due_at" = ?,
   "claim" = ?,
   "claimed_until" = ?;
+
+-- IntelligenceDueRepository.markVisitorsDue: the visitors of a batch of imported leads
+insert into
+  "intelligence_due" ("workspace_id", "visitor_id", "due_at")
+select
+  "visitors"."workspace_id",
+  "visitors"."id",
+  ? as "due_at"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "visitors"."id" in (?)
+order by
+  "visitors"."id"
+on conflict ("workspace_id", "visitor_id") do update
+set
+  "due_at" = case
+    when "intelligence_due"."due_at" < "excluded"."due_at" then "intelligence_due"."due_at"
+    else "excluded"."due_at"
+  end,
+  "claim" = ?,
+  "claimed_until" = ?;

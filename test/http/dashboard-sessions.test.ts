@@ -221,8 +221,23 @@ describe.each(storeKinds())('dashboard sessions on %s', (kind) => {
     const session = await signIn(base, only, fromAddress());
     const demoted = await dashboard(base, session, 'PATCH', `/members/${only.id}`, { role: 'member' });
     expect(demoted.status).toBe(409);
-    expect(demoted.body).toMatchObject({ error: 'conflict' });
-    expect((await dashboard(base, session, 'DELETE', `/members/${only.id}`)).status).toBe(409);
+    expect(demoted.body).toEqual({
+      error: 'conflict',
+      message: 'the last admin of a workspace cannot be demoted; make another member admin first',
+      details: { conflict: 'last_admin', user_id: only.id, fields: { role: 'the last admin keeps the admin role' } },
+    });
+    const removed = await dashboard(base, session, 'DELETE', `/members/${only.id}`);
+    expect(removed.status).toBe(409);
+    expect(removed.body).toMatchObject({ error: 'conflict', details: { conflict: 'last_admin', user_id: only.id } });
+    // a revoked key cannot be rotated: 409 naming the key and when it was revoked
+    const revoked = await dashboard(base, session, 'POST', `/keys/${lonely.development.id}/revoke`);
+    expect(revoked.status).toBe(200);
+    const rotated = await dashboard(base, session, 'POST', `/keys/${lonely.development.id}/rotate`);
+    expect(rotated.status).toBe(409);
+    expect(rotated.body).toMatchObject({
+      error: 'conflict',
+      details: { conflict: 'key_revoked', key_id: lonely.development.id, revoked_at: (revoked.body as { data: { revoked_at: string } }).data.revoked_at },
+    });
     const second = await member(t, lonely.id, 'admin');
     expect((await dashboard(base, session, 'PATCH', `/members/${only.id}`, { role: 'member' })).status).toBe(200);
     // now a member: the session's role follows the membership at once
@@ -275,7 +290,12 @@ describe.each(storeKinds())('dashboard sessions on %s', (kind) => {
     expect((await dashboard(base, undefined, 'POST', '/password-links/redeem', { token, password: 'another password' })).status).toBe(404);
     expect((await signInAnswer(base, email, 'a long new password', fromAddress())).status).toBe(200);
     // already a member: invite again is a conflict
-    expect((await dashboard(base, session, 'POST', '/members', { email, role: 'viewer' })).status).toBe(409);
+    const again = await dashboard(base, session, 'POST', '/members', { email, role: 'viewer' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({
+      error: 'conflict',
+      details: { conflict: 'already_member', fields: { email: 'is already a member of this workspace' }, existing_id: expect.any(String) },
+    });
   });
 
   it("C7.2: the members page hands out password links only for people whose every workspace the admin runs", async () => {

@@ -3,10 +3,14 @@
  * every row the list holds with the same filters, across chunk boundaries
  * (exactly two chunks, and a remainder), in NDJSON and CSV; CSV quoting edges,
  * UTF-8 and the formula-injection prefix; a bad format is 400; one export is
- * one request of the rate limit.
+ * one request of the rate limit; the companies' export reads one statement a
+ * chunk and never counts the list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../src/repositories/index.js';
+import { ExportService } from '../../src/services/tenant/export/export.service.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
+import { recordingDatabase } from '../helpers/statement-count.js';
 import { importRows, seedCompanies } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
 
@@ -139,6 +143,27 @@ describe.each(storeKinds())('export on %s', (kind) => {
     const ndjson = (await get('/api/v1/companies/export')).text.trim().split('\n').map((line) => JSON.parse(line).name as string);
     // NDJSON carries values as they are
     expect(ndjson.sort()).toEqual([...names].sort());
+  });
+
+  it('C11.5: the companies export holds the list, in its order, and reads one statement a chunk without counting', async () => {
+    const own = await t.createWorkspace('Export C');
+    const at = Date.parse('2026-02-01T00:00:00.000Z');
+    // 25 companies, some sharing an instant (ties by id): chunks of 10 are 10, 10 and 5
+    await seedCompanies(t, own.id, Array.from({ length: 25 }, (_, i) => ({ name: `Chunked ${i}`, created_at: new Date(at + Math.floor(i / 2) * 1000).toISOString() })));
+    const list = (await t.as(own, { method: 'GET', url: '/api/v1/companies?limit=100' })).json().data as { id: string }[];
+    expect(list).toHaveLength(25);
+    const exported = (await get('/api/v1/companies/export', own)).text.trim().split('\n').map((line) => JSON.parse(line) as { id: string });
+    expect(exported).toEqual(list);
+
+    const recording = recordingDatabase(t.db.database);
+    const service = new ExportService(new Store(recording.database).forWorkspace(own.id));
+    const chunks: { id: string }[][] = [];
+    for await (const chunk of service.companies({}, 10)) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.length)).toEqual([10, 10, 5]);
+    expect(chunks.flat()).toEqual(list);
+    const onCompanies = recording.statements.filter((statement) => statement.tables.includes('companies'));
+    expect(onCompanies).toHaveLength(3);
+    expect(onCompanies.filter((statement) => statement.counts)).toEqual([]);
   });
 
   it('C11.5: identities export with the list filters', async () => {

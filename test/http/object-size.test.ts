@@ -13,7 +13,7 @@ import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.
 import { storeKinds } from '../helpers/stores.js';
 
 /** an object whose compact JSON is exactly `bytes` long */
-const sized = (bytes: number) => ({ notes: 'n'.repeat(bytes - '{"notes":""}'.length) });
+const sized = (bytes: number, char = 'n') => ({ notes: char.repeat(bytes - '{"notes":""}'.length) });
 
 describe.each(storeKinds())('stored object sizes on %s', (kind) => {
   let t: TestApp;
@@ -36,12 +36,20 @@ describe.each(storeKinds())('stored object sizes on %s', (kind) => {
       message: 'summary must be at most 32768 bytes as JSON (32 KiB)',
       details: { fields: { summary: 'must be at most 32768 bytes as JSON (32 KiB)' } },
     });
-    const patched = await t.as(ws, {
-      method: 'PATCH',
-      url: `/api/v1/leads/${fits.json().id}`,
-      payload: { properties: sized(MAX_JSON_FIELD_BYTES + 100) },
-    });
+    // the API answers {data: LEAD}: the id is data.id
+    const id = (fits.json() as { data: { id: string } }).data.id;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const patch = (properties: object) =>
+      t.as(ws, { method: 'PATCH', url: `/api/v1/leads/${id}`, headers: { 'content-type': 'application/json' }, payload: { properties } });
+    const patched = await patch(sized(MAX_JSON_FIELD_BYTES + 1, 'p'));
     expect(patched.statusCode).toBe(400);
+    expect(patched.json()).toMatchObject({ details: { fields: { properties: 'must be at most 32768 bytes as JSON (32 KiB)' } } });
+    // the refused PATCH changed nothing; one at exactly the cap is stored
+    const stored = await t.as(ws, { method: 'GET', url: `/api/v1/leads/${id}` });
+    expect(stored.json().data.properties).toEqual(sized(MAX_JSON_FIELD_BYTES));
+    const atCap = await patch(sized(MAX_JSON_FIELD_BYTES, 'q'));
+    expect(atCap.statusCode).toBe(200);
+    expect(atCap.json().data.properties).toEqual(sized(MAX_JSON_FIELD_BYTES, 'q'));
     const list = await t.as(ws, { method: 'GET', url: '/api/v1/leads?limit=100' });
     expect(list.json().data.map((lead: { code: string }) => lead.code)).toEqual(['fits']);
   });

@@ -5,8 +5,11 @@
  * only the identity's leads then), and it is scored by the worker's next
  * pass after it is written, not only after the visitor's next event. The
  * keys the client wrote into `summary` are kept through every recomputation.
+ * Leads written by `leadlight import` are marked the same way, a batch at a
+ * time.
  */
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -72,5 +75,24 @@ describe.each(storeKinds())('scores of leads written by a client on %s (C6.2)', 
     const unseen = await writeLead({ visitor_id: randomUUID(), summary: { owner: 'kim' } });
     await refresh();
     expect(await summaryOf(unseen)).toEqual({ owner: 'kim' });
+  });
+
+  it('C6.2: leads written by an import are scored on the next pass when their visitor has events, across batches; the others are left as written', async () => {
+    const seen = [randomUUID(), randomUUID()];
+    for (const visitor of seen) await send([pageView(visitor, '/pricing')]);
+    await refresh();
+    // 600 lines: two batches of the import (500, then 100); the visitors with events are in each
+    const rows = Array.from({ length: 600 }, (_, i) => ({
+      id: randomUUID(),
+      code: `imported-${i}`,
+      visitor_id: i === 3 ? seen[0] : i === 550 ? seen[1] : randomUUID(),
+      summary: { owner: 'import' },
+    }));
+    const lines = rows.map((row) => JSON.stringify(row)).join('\n');
+    expect((await t.services.forWorkspace(workspace.id).imports.run('leads', Readable.from([lines]))).imported).toBe(600);
+    await refresh();
+    expect(await summaryOf(rows[3]!.id)).toEqual({ owner: 'import', ...SCORED });
+    expect(await summaryOf(rows[550]!.id)).toEqual({ owner: 'import', ...SCORED });
+    expect(await summaryOf(rows[4]!.id)).toEqual({ owner: 'import' });
   });
 });

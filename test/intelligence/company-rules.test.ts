@@ -151,9 +151,14 @@ describe.each(storeKinds())('company rules on %s (C6.8)', (kind) => {
     const refused = await api(workspace, 'POST', '/company-rules', { match: { asn: 64_497 }, company_id: foreign });
     expect(refused.status).toBe(403);
     expect(await rulesOf(workspace)).toEqual(before);
-    expect((await api(workspace, 'POST', '/company-rules', { match: { asn: 64_498 }, not_a_company: true })).status).toBe(201);
+    const first = await api(workspace, 'POST', '/company-rules', { match: { asn: 64_498 }, not_a_company: true });
+    expect(first.status).toBe(201);
     const twice = await api(workspace, 'POST', '/company-rules', { match: { asn: 64_498 }, not_a_company: true });
     expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({
+      error: 'conflict',
+      details: { conflict: 'rule_exists', fields: { 'match.asn': 'has a rule already' }, existing_id: (first.body as { data: { id: string } }).data.id },
+    });
   });
 
   describe('in the dashboard (C7.4)', () => {

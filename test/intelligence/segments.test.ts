@@ -139,7 +139,13 @@ describe.each(storeKinds())('segments on %s (C6.4)', (kind) => {
     expect((await request('DELETE', `${path}/${String(theirs.id)}`)).statusCode).toBe(404);
     // a rule segment takes no identities by hand
     const segment = (await request('POST', '/lists', { name: 'Ruled', rule: { any: [{ field: 'email', op: 'exists', value: true }] } })).json().data as Item;
-    expect((await request('POST', `/lists/${String(segment.id)}/identities`, { identity_ids: [mine[1]!.id] })).statusCode).toBe(409);
+    const taken = await request('POST', `/lists/${String(segment.id)}/identities`, { identity_ids: [mine[1]!.id] });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ error: 'conflict', details: { conflict: 'list_is_segment', list_id: segment.id } });
+    // nor gives one up by hand (the route's documented 409; it answered 204 and removed nothing that stayed removed)
+    const kept = await request('DELETE', `/lists/${String(segment.id)}/identities/${String(mine[1]!.id)}`);
+    expect(kept.statusCode).toBe(409);
+    expect(kept.json()).toMatchObject({ error: 'conflict', details: { conflict: 'list_is_segment', list_id: segment.id } });
     expect((await request('PATCH', `/lists/${String(list.id)}`, { name: 'Renamed', color: '#00aa00' })).json().data).toMatchObject({ name: 'Renamed', color: '#00aa00', description: 'by sales' });
     expect((await request('DELETE', `/lists/${String(list.id)}`)).statusCode).toBe(204);
     expect((await request('GET', `/lists/${String(list.id)}`)).statusCode).toBe(404);

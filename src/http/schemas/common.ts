@@ -30,7 +30,11 @@ export const ErrorSchema = Type.Object(
             }),
           ),
         },
-        { additionalProperties: true, description: 'extra context; a 400 names what it refuses under `fields` or `parameters` only' },
+        {
+          additionalProperties: true,
+          description:
+            'extra context; a 400 names what it refuses under `fields` or `parameters` only; a 409 `conflict` names what conflicts under `conflict` (rule_exists, list_is_segment, last_admin, already_member, key_revoked) with the ids involved (`existing_id`, `list_id`, `user_id`, `key_id`) and the body fields under `fields`',
+        },
       )),
     ),
   },

@@ -9,6 +9,7 @@ import { readAutoFields, type AutoFields, type EnrichedField } from '../../intel
 import { normalizeText } from '../../schemas/normalize.js';
 import type { Company } from '../../schemas/resources.js';
 import { containsPattern, newestFirstPage, type Page, type PageResult } from '../page.js';
+import type { TenantScope } from '../scope/tenant-scope.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
 /** A company as written: `auto_fields` names the fields an automatic source wrote (absent: all written by a person or a client). */
@@ -45,17 +46,18 @@ export class CompaniesRepository extends KeyedTenantRepository {
   }
 
   list(filters: CompanyFilters, page: Page): Promise<PageResult<Company>> {
-    return this.scope.snapshot((scope) => {
-      let matching = scope.selectFrom('companies');
-      if (filters.name !== undefined) {
-        const pattern = containsPattern(normalizeText(filters.name));
-        matching = matching.where(sql<boolean>`${sql.ref('name_normalized')} like ${pattern} escape '\\'`);
-      }
-      if (filters.domain !== undefined) {
-        matching = matching.where('domain_normalized', '=', normalizeText(filters.domain));
-      }
-      return newestFirstPage(this.codec, matching, COLUMNS, page);
-    });
+    return this.scope.snapshot((scope) => newestFirstPage(this.codec, this.matching(scope, filters), COLUMNS, page));
+  }
+
+  /** The companies of the scope's workspace that the list's filters keep (the list, the accounts and the export read them). */
+  matching(scope: TenantScope, filters: CompanyFilters) {
+    let query = scope.selectFrom('companies');
+    if (filters.name !== undefined) {
+      const pattern = containsPattern(normalizeText(filters.name));
+      query = query.where(sql<boolean>`${sql.ref('name_normalized')} like ${pattern} escape '\\'`);
+    }
+    if (filters.domain !== undefined) query = query.where('domain_normalized', '=', normalizeText(filters.domain));
+    return query;
   }
 
   /** The oldest company with this domain (compared lower-case), C6.1. */
@@ -138,12 +140,7 @@ export class CompaniesRepository extends KeyedTenantRepository {
    */
   listAccounts(filters: CompanyFilters, order: AccountOrder, page: Page): Promise<PageResult<AccountItem>> {
     return this.scope.snapshot(async (scope) => {
-      let matching = scope.selectFrom('companies');
-      if (filters.name !== undefined) {
-        const pattern = containsPattern(normalizeText(filters.name));
-        matching = matching.where(sql<boolean>`${sql.ref('name_normalized')} like ${pattern} escape '\\'`);
-      }
-      if (filters.domain !== undefined) matching = matching.where('domain_normalized', '=', normalizeText(filters.domain));
+      const matching = this.matching(scope, filters);
       const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
       let ordered = matching.select([...COLUMNS, 'last_seen', 'account_score']).select([
         scope

@@ -5,8 +5,9 @@
  * chunk whatever the size of the list.
  */
 import { param } from '../../db/query-templates.js';
-import type { Identity, Lead } from '../../schemas/resources.js';
+import type { Company, Identity, Lead } from '../../schemas/resources.js';
 import { afterKey, type Keyset } from '../page.js';
+import { COMPANY_COLUMNS, CompaniesRepository, type CompanyFilters } from './companies.repository.js';
 import { IDENTITY_COLUMNS, IdentitiesRepository, type IdentityFilters } from './identities.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
 import { LEAD_COLUMNS, LeadsRepository } from './leads.repository.js';
@@ -39,5 +40,15 @@ export class ExportRepository extends TenantRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => identities.toIdentity(row));
+  }
+
+  /** Up to `limit` companies matching `filters` after `after`, newest first (the list's order), without the list's count. */
+  companies(filters: CompanyFilters, after: Keyset | undefined, limit: number): Promise<Company[]> {
+    return afterKey(new CompaniesRepository(this.scope).matching(this.scope, filters), after)
+      .select(COMPANY_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 }

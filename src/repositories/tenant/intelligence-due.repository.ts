@@ -61,6 +61,34 @@ export class IntelligenceDueRepository extends TenantRepository {
   }
 
   /**
+   * Marks due at `at` those of these visitors that have events (a row in
+   * `visitors`), keeping an earlier due time, in one statement, in visitor
+   * id order (the order ingestion marks them in): imported leads (C6.2).
+   */
+  async markVisitorsDue(visitorIds: readonly string[], at: string): Promise<void> {
+    if (visitorIds.length === 0) return;
+    const when = this.codec.kind === 'postgres' ? sql<string>`${at}::timestamptz` : sql<string>`${at}`;
+    await this.scope
+      .insertSelect(
+        'intelligence_due',
+        ['visitor_id', 'due_at'],
+        this.scope
+          .selectFrom('visitors')
+          .select(['visitors.workspace_id', 'visitors.id', when.as('due_at')])
+          .where('visitors.id', 'in', [...new Set(visitorIds)])
+          .orderBy('visitors.id') as never,
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['workspace_id', 'visitor_id']).doUpdateSet({
+          due_at: sql<string>`case when ${sql.ref('intelligence_due.due_at')} < ${sql.ref('excluded.due_at')} then ${sql.ref('intelligence_due.due_at')} else ${sql.ref('excluded.due_at')} end`,
+          claim: null,
+          claimed_until: null,
+        }),
+      )
+      .execute();
+  }
+
+  /**
    * Marks due at `at` every visitor whose visits name the company (its
    * size or industry changed: C6.7), in visitor id order, the order
    * ingestion marks them in, so the two never wait for each other in a circle.

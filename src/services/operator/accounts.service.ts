@@ -66,7 +66,11 @@ export class AccountsService {
     const { operator } = this.store;
     const known = await operator.people.findByEmail(normalizeEmail(email));
     if (admin !== undefined && known !== undefined && (await operator.memberships.find(known.id, workspaceId)) !== undefined) {
-      throw new ServiceError('conflict', `${known.email} is already a member of this workspace; change their role instead`);
+      throw new ServiceError('conflict', `${known.email} is already a member of this workspace; change their role instead`, {
+        conflict: 'already_member',
+        fields: { email: 'is already a member of this workspace' },
+        existing_id: known.id,
+      });
     }
     const at = now();
     const [userId] = await this.store.forWorkspace(workspaceId).transaction((repos, people) =>

@@ -163,7 +163,9 @@ export class ApiKeysService {
   private async activeKey(repos: OperatorRepositories, id: string, within: WorkspaceId | undefined): Promise<ApiKey> {
     const key = await repos.apiKeys.findById(id);
     if (key === undefined || (within !== undefined && key.workspace_id !== within)) throw new NotFoundError('key');
-    if (key.revoked_at !== null) throw new ServiceError('conflict', `key ${key.id} is revoked`);
+    if (key.revoked_at !== null) {
+      throw new ServiceError('conflict', `key ${key.id} is revoked`, { conflict: 'key_revoked', key_id: key.id, revoked_at: key.revoked_at });
+    }
     return key;
   }
 

@@ -75,8 +75,13 @@ export class CompanyRulesService {
     if (companyId !== null && !isUuid(companyId)) throw new ForbiddenReferenceError('company_id');
     const created = await this.store.transaction(async (repos) => {
       if (companyId !== null && !(await repos.companies.exists(companyId))) throw new ForbiddenReferenceError('company_id');
-      if ((await repos.companyRules.all()).some((rule) => rule.match_kind === kind && rule.match_value === value)) {
-        throw new ServiceError('conflict', `a rule for ${kind} ${value} exists already; delete it first`, { fields: { [`match.${kind}`]: 'has a rule already' } });
+      const existing = (await repos.companyRules.all()).find((rule) => rule.match_kind === kind && rule.match_value === value);
+      if (existing !== undefined) {
+        throw new ServiceError('conflict', `a rule for ${kind} ${value} exists already; delete it first`, {
+          conflict: 'rule_exists',
+          fields: { [`match.${kind}`]: 'has a rule already' },
+          existing_id: existing.id,
+        });
       }
       return repos.companyRules.insert({ id: newId(), match_kind: kind, match_value: value, company_id: companyId, not_a_company: notACompany, created_at: now() });
     });

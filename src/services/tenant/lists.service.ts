@@ -106,9 +106,7 @@ export class ListsService {
   /** Adds identities to a static list (C6.4); ids of other workspaces are refused whole (C3.7). */
   async addIdentities(id: string, identityIds: readonly string[]): Promise<number> {
     const list = await this.find(id);
-    if (list.rule !== null) {
-      throw new ServiceError('conflict', 'the members of a rule segment follow its rule; only a list without a rule takes identities');
-    }
+    if (list.rule !== null) throw segmentConflict(list.id, 'takes');
     const unique = [...new Set(identityIds.map((identity) => identity.toLowerCase()))];
     return this.store.transaction(async (repos) => {
       const members = [];
@@ -131,6 +129,7 @@ export class ListsService {
 
   async removeIdentity(id: string, identityId: string): Promise<void> {
     const list = await this.find(id);
+    if (list.rule !== null) throw segmentConflict(list.id, 'gives up');
     const identity = pathId(identityId, 'identity');
     if (!(await this.store.repos.identities.exists(identity))) throw new NotFoundError('identity');
     await this.store.transaction(async (repos) => {
@@ -147,4 +146,12 @@ export class ListsService {
     if (list === undefined) throw listNotFound();
     return list;
   }
+}
+
+/** 409: a rule segment's members follow its rule (C6.4); details name the list. */
+function segmentConflict(listId: string, verb: 'takes' | 'gives up'): ServiceError {
+  return new ServiceError('conflict', `the members of a rule segment follow its rule; only a list without a rule ${verb} identities by hand`, {
+    conflict: 'list_is_segment',
+    list_id: listId,
+  });
 }

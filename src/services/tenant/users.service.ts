@@ -30,7 +30,7 @@ export class UsersService {
     const userId = pathId(id, 'user');
     return this.store.transaction(async (repos) => {
       const admins = await repos.members.lockAdmins();
-      if (role !== 'admin' && admins.length === 1 && admins[0] === userId) throw lastAdmin('demoted');
+      if (role !== 'admin' && admins.length === 1 && admins[0] === userId) throw lastAdmin('demoted', userId, { role: 'the last admin keeps the admin role' });
       if (!(await repos.members.setRole(userId, role))) throw new NotFoundError('user');
       return (await repos.members.findMember(userId)) as WorkspaceUser;
     });
@@ -41,14 +41,19 @@ export class UsersService {
     const userId = pathId(id, 'user');
     await this.store.transaction(async (repos) => {
       const admins = await repos.members.lockAdmins();
-      if (admins.length === 1 && admins[0] === userId) throw lastAdmin('removed');
+      if (admins.length === 1 && admins[0] === userId) throw lastAdmin('removed', userId);
       if (!(await repos.members.remove(userId))) throw new NotFoundError('user');
     });
   }
 }
 
-function lastAdmin(what: string): ServiceError {
-  return new ServiceError('conflict', `the last admin of a workspace cannot be ${what}; make another member admin first`);
+/** 409: the change would leave the workspace without an admin; details name the member (and the field, for a demotion). */
+function lastAdmin(what: string, userId: string, fields?: Record<string, string>): ServiceError {
+  return new ServiceError('conflict', `the last admin of a workspace cannot be ${what}; make another member admin first`, {
+    conflict: 'last_admin',
+    user_id: userId,
+    ...(fields === undefined ? {} : { fields }),
+  });
 }
 
 /** A person to make a member: their profile (used only if the email is new) and their membership. */

@@ -37,8 +37,7 @@ export class ExportService {
     return chunks((after, limit) => this.store.repos.exports.identities(filters, after, limit), size);
   }
 
-  /** Companies through the list's own reader (a workspace holds far fewer of them than leads). */
   companies(filters: CompanyFilters, size = EXPORT_CHUNK): AsyncGenerator<Company[]> {
-    return chunks(async (after, limit) => (await this.store.repos.companies.list(filters, { limit, offset: 0, ...(after === undefined ? {} : { after }) })).items, size);
+    return chunks((after, limit) => this.store.repos.exports.companies(filters, after, limit), size);
   }
 }

@@ -52,6 +52,8 @@ export interface References {
 /** What one import carries from batch to batch. */
 export interface ImportRun {
   leadCounts: PendingCounts;
+  /** when the import started: what it marks visitors due at */
+  at: string;
 }
 
 export interface ResourceSpec<Line, Row> {
@@ -98,8 +100,16 @@ const leads: ResourceSpec<Static<typeof LeadLine>, NewLead> = {
     const createdAt = stamp(line.created_at, now);
     return buildLead(line, { id: idOf(line.id), createdAt, updatedAt: stamp(line.updated_at, createdAt) });
   },
-  // counts are gathered over the whole import and written once at the end
-  insert: (repos, _people, rows, run) => repos.leads.insertMany(rows, run.leadCounts),
+  // counts are gathered over the whole import and written once at the end;
+  // C6.2: the visitors of the batch that have events are due for scoring, as for a lead made through the API
+  async insert(repos, _people, rows, run) {
+    const written = await repos.leads.insertMany(rows, run.leadCounts);
+    await repos.intelligenceDue.markVisitorsDue(
+      rows.map((row) => row.visitor_id),
+      run.at,
+    );
+    return written;
+  },
   finish: (repos, run) => repos.leadCounts.add(run.leadCounts),
   taken: takenIn('leads'),
   hadRows: (repos) => repos.leads.hasAny(),

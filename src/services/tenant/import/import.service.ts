@@ -81,7 +81,7 @@ export class ImportService {
         let imported = 0;
         let batch: Pending[] = [];
         const known = { identities: new Set<string>(), companies: new Set<string>() };
-        const run: ImportRun = { leadCounts: new PendingCounts() };
+        const run: ImportRun = { leadCounts: new PendingCounts(), at: importedAt };
         // Into a workspace that held none of these rows, a given id can only
         // collide with another line of the file: no lookup per batch at all.
         const againstWorkspace = spec.hadRows === undefined ? true : await spec.hadRows(repos);
