@@ -9,7 +9,8 @@
  * threads, /proc), requests per second, and the server's event-loop delay.
  * With --strace, the server runs under `strace -f` and the report counts the
  * fdatasync/fsync calls made on the event loop's thread and on others, and
- * the time the event loop spent in them.
+ * the time the event loop spent in them. `--node-flags` are given to the
+ * server's node (e.g. "--cpu-prof --cpu-prof-dir=DIR" for a profile per run).
  *
  *   taskset -c 1 npx tsx bench/write-path.ts --store .bench/sqlite-20000.json \
  *     --trees /tmp/base,/work/wt --requests 4000 --connections 32 --rounds 3 [--strace]
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     strace: { type: 'boolean', default: false },
     scenarios: { type: 'string', default: 'post,patch' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 
@@ -54,7 +56,8 @@ interface Server {
 }
 
 async function startServer(tree: string, db: string, straceFile: string | undefined): Promise<Server> {
-  const node = ['node', '--import', 'tsx', 'bench/server.ts'];
+  const flags = values['node-flags'].split(' ').filter((flag) => flag !== '');
+  const node = ['node', ...flags, '--import', 'tsx', 'bench/server.ts'];
   const command = ['taskset', '-c', '0', ...(straceFile === undefined ? [] : ['strace', '-f', '-T', '-e', 'trace=fdatasync,fsync', '-o', straceFile]), ...node];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: tree,

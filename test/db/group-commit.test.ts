@@ -236,6 +236,30 @@ describe('group commit with the log synced off the event loop (C2.4, issue 24)',
     await flusher.close();
   });
 
+  it('Store.durable() (what the changes feed waits for) resolves only once the sync of the commits before it has returned', async () => {
+    const held: (() => void)[] = [];
+    const flusher = walFlusher(db.url, async (fd) => {
+      if (isLog(fd)) await new Promise<void>((resolve) => held.push(resolve));
+      await fdatasync(fd);
+    });
+    const store = new Store({ ...db.database, deferredFlush: { flush: () => flusher.flush(), settled: () => flusher.settled() } });
+    const id = randomUUID();
+    const write = store.run(insert(id));
+    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    // committed, visible to readers, not yet synced
+    expect(committed([id]).size).toBe(1);
+    let durable = false;
+    const waited = store.durable().then(() => (durable = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(durable).toBe(false);
+    held.splice(0).forEach((release) => release());
+    await Promise.all([write, waited]);
+    expect(durable).toBe(true);
+    // nothing under way: at once
+    await store.durable();
+    await flusher.close();
+  });
+
   it('a sync that fails fails every write of its group as a storage failure (507), and the next group commits and syncs', async () => {
     let fail = true;
     const flusher = walFlusher(db.url, async (fd) => {
