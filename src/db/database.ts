@@ -7,6 +7,7 @@ import { Migrator, sql, type Kysely, type MigrationProvider, type Transaction } 
 import type { DatabaseConfig } from '../config.js';
 import { postgresCodec, sqliteCodec, type Codec, type StoreKind } from './codec.js';
 import { MIGRATION_NAMES, migrations } from './migrations/index.js';
+import type { DeferredFlush } from './group-commit.js';
 import type { Copier } from './postgres-copy.js';
 import { openPostgres } from './postgres.js';
 import type { Schema } from './schema.js';
@@ -48,6 +49,8 @@ export interface Database {
    * into tables available on the same connection (postgres-copy.ts).
    */
   bulk<T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T>;
+  /** SQLite with synchronous=FULL on a file: the log's sync that group commits run off the event loop (wal-flush.ts) */
+  readonly deferredFlush?: DeferredFlush;
   close(): Promise<void>;
 }
 
@@ -151,6 +154,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
     },
     bulk,
+    deferredFlush: 'deferredFlush' in opened ? opened.deferredFlush : undefined,
     poolStats,
     writeFailure: () => ('health' in opened ? opened.health.failure : undefined),
     probeWrites: async () => ('probeWrites' in opened ? await opened.probeWrites() : true),

@@ -4,8 +4,14 @@
  * and better-sqlite3 waits on the event loop. Write transactions that arrive
  * together are therefore run one after another inside a single transaction,
  * each in its own savepoint (a failing one rolls back alone), and committed
- * with one fsync. Each caller's promise settles only after that commit: an
- * acknowledged write is on disk.
+ * together. Each caller's promise settles only after that commit is on disk:
+ * an acknowledged write survives a crash and a power loss.
+ *
+ * Given a flusher (wal-flush.ts, every file-backed store with
+ * synchronous=FULL), the group commits with synchronous=NORMAL and the sync
+ * of the log runs on the thread pool afterwards, while the event loop serves
+ * other requests and the next group; the callers are answered once it is
+ * done. Without one, COMMIT syncs on the event loop as before.
  */
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from './schema.js';
@@ -18,18 +24,39 @@ interface Job {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** What makes a group's commit durable when COMMIT itself does not sync. */
+export interface DeferredFlush {
+  /** resolves once every commit made before the call is on disk */
+  flush(): Promise<void>;
+  /** resolves once the flushes asked for so far have returned: what a reader has seen is then on disk */
+  settled(): Promise<void>;
+}
+
 /** at most this many transactions share one commit, so the event loop is never held long */
 export const MAX_GROUP = 64;
+
+/**
+ * With a deferred flush, a group also ends after this much work: the jobs
+ * not run yet go to the next group, and the event loop serves requests in
+ * between (a commit no longer holds it for an fsync, so more commits cost
+ * little; issue 10 measured the opposite while they did).
+ */
+export const GROUP_BUDGET_MS = 8;
 
 const SAVEPOINT = CompiledQuery.raw('savepoint leadlight_job');
 const RELEASE = CompiledQuery.raw('release leadlight_job');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to leadlight_job');
+const RELAX = CompiledQuery.raw('pragma synchronous = normal');
+const RESTORE = CompiledQuery.raw('pragma synchronous = full');
 
 export class GroupCommit {
   #queue: Job[] = [];
   #scheduled = false;
 
-  constructor(private readonly db: Kysely<Schema>) {}
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly deferred?: DeferredFlush,
+  ) {}
 
   run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -49,36 +76,72 @@ export class GroupCommit {
   }
 
   async #flush(jobs: Job[]): Promise<void> {
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[];
+    let durable: Promise<void> | undefined;
     try {
-      await this.db.transaction().execute(async (trx) => {
-        for (const job of jobs) {
-          await trx.executeQuery(SAVEPOINT);
+      if (this.deferred === undefined) {
+        outcomes = await this.db.transaction().execute((trx) => this.#runJobs(trx, jobs, Infinity));
+      } else {
+        const deferred = this.deferred;
+        // one connection: nothing else runs on it between RELAX and RESTORE, so
+        // no other transaction commits without its sync
+        outcomes = await this.db.connection().execute(async (connection) => {
+          await connection.executeQuery(RELAX);
           try {
-            const value = await job.work(trx);
-            await trx.executeQuery(RELEASE);
-            outcomes.push({ ok: true, value });
-          } catch (error) {
-            try {
-              await trx.executeQuery(ROLLBACK_TO);
-              await trx.executeQuery(RELEASE);
-            } catch {
-              // the transaction itself is gone (SQLite rolls it back on a full
-              // disk): every job of the group fails, with the original error
-              throw error;
-            }
-            outcomes.push({ ok: false, error });
+            const done = await connection.transaction().execute((trx) => this.#runJobs(trx, jobs, performance.now() + GROUP_BUDGET_MS));
+            durable = deferred.flush();
+            return done;
+          } finally {
+            await connection.executeQuery(RESTORE);
           }
-        }
-      });
+        });
+      }
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
     }
-    jobs.forEach((job, index) => {
-      const outcome = outcomes[index] as Outcome;
+    // jobs past the budget were not run: they go first into the next group
+    if (outcomes.length < jobs.length) {
+      this.#queue.unshift(...jobs.slice(outcomes.length));
+      this.#schedule();
+    }
+    if (durable !== undefined) {
+      try {
+        await durable;
+      } catch (error) {
+        for (const job of jobs.slice(0, outcomes.length)) job.reject(error);
+        return;
+      }
+    }
+    outcomes.forEach((outcome, index) => {
+      const job = jobs[index] as Job;
       if (outcome.ok) job.resolve(outcome.value);
       else job.reject(outcome.error);
     });
+  }
+
+  /** Runs jobs in savepoints until they are done or `deadline` (performance.now()) has passed; the first always runs. */
+  async #runJobs(trx: Transaction<Schema>, jobs: Job[], deadline: number): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    for (const job of jobs) {
+      if (outcomes.length > 0 && performance.now() > deadline) break;
+      await trx.executeQuery(SAVEPOINT);
+      try {
+        const value = await job.work(trx);
+        await trx.executeQuery(RELEASE);
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        try {
+          await trx.executeQuery(ROLLBACK_TO);
+          await trx.executeQuery(RELEASE);
+        } catch {
+          // the transaction itself is gone (SQLite rolls it back on a full
+          // disk): every job of the group fails, with the original error
+          throw error;
+        }
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
   }
 }

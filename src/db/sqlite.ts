@@ -26,7 +26,9 @@ import {
 } from 'kysely';
 import type { Schema } from './schema.js';
 import { sqliteBulk } from './sqlite-bulk.js';
+import type { DeferredFlush } from './group-commit.js';
 import { JOURNAL_SIZE_LIMIT_BYTES, ROOM_BYTES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { walFlusher } from './wal-flush.js';
 import { WriteHealth } from './write-health.js';
 
 const STATEMENT_CACHE_SIZE = 512;
@@ -181,6 +183,8 @@ export interface OpenedSqlite {
   health: WriteHealth;
   /** while writes fail: a checkpoint if there is room for it, then a tiny write, and room for writes; true once both */
   probeWrites(): Promise<boolean>;
+  /** with synchronous=FULL on a file: the log's sync, for group commits that commit without it (wal-flush.ts) */
+  deferredFlush: DeferredFlush | undefined;
 }
 
 export function openSqlite(options: SqliteOptions): OpenedSqlite {
@@ -228,5 +232,18 @@ export function openSqlite(options: SqliteOptions): OpenedSqlite {
       return false;
     }
   };
-  return { db, raw, bulk: sqliteBulk(db, raw), health, probeWrites, stopBackground: async () => checkpointer?.stop() };
+  const flusher = (options.synchronous ?? 'FULL') === 'FULL' && options.filename !== ':memory:' ? walFlusher(options.filename) : undefined;
+  const deferredFlush: DeferredFlush | undefined = flusher && {
+    flush: () =>
+      flusher.flush().catch((error: unknown) => {
+        health.observe(error);
+        throw error;
+      }),
+    settled: () => flusher.settled(),
+  };
+  const stopBackground = async () => {
+    await checkpointer?.stop();
+    await flusher?.close();
+  };
+  return { db, raw, bulk: sqliteBulk(db, raw), health, probeWrites, deferredFlush, stopBackground };
 }

@@ -26,7 +26,7 @@ export class Store {
 
   constructor(readonly database: Database) {
     this.operator = operatorRepositories(database.db, database.codec);
-    this.#groupCommit = database.kind === 'sqlite' ? new GroupCommit(database.db) : undefined;
+    this.#groupCommit = database.kind === 'sqlite' ? new GroupCommit(database.db, database.deferredFlush) : undefined;
   }
 
   /** The data of one workspace. */
@@ -54,6 +54,17 @@ export class Store {
     return this.database.db.transaction().execute(hooked);
   }
 
+  /**
+   * Resolves once every commit made so far is on disk. On SQLite a group's
+   * writes are visible before the log's sync returns (group-commit.ts): a
+   * reader that hands out what it read as a position to resume from (the
+   * changes feed) waits for this first, so that no position it gave can be
+   * lost to a power cut and then reused by another change.
+   */
+  durable(): Promise<void> {
+    return this.database.deferredFlush?.settled() ?? Promise.resolve();
+  }
+
   /** Runs `work` with the operator repositories bound to one read-write transaction. */
   transaction<T>(work: (repos: OperatorRepositories) => Promise<T>): Promise<T> {
     return this.run((trx) => work(operatorRepositories(trx, this.database.codec)));
@@ -74,6 +85,11 @@ export class WorkspaceStore {
   /** Runs `work` in one read-write transaction (see Store.run). */
   transaction<T>(work: TenantWork<T>): Promise<T> {
     return this.store.run((trx) => work(this.#repositories(trx), operatorRepositories(trx, this.store.database.codec).people));
+  }
+
+  /** Resolves once every commit made so far is on disk (Store.durable). */
+  durable(): Promise<void> {
+    return this.store.durable();
   }
 
   /** A transaction for a bulk load (imports): on PostgreSQL, large inserts go through COPY. */

@@ -3,13 +3,19 @@
  * each request still succeeds or fails on its own, a failed one leaves
  * nothing behind, and every acknowledged write is there, counted, afterwards;
  * a write is acknowledged only once its group has committed, and a group
- * whose commit fails acknowledges none of its writes.
+ * whose commit fails acknowledges none of its writes. When the log's sync
+ * runs off the event loop (wal-flush.ts), a write is acknowledged only once
+ * a sync that began after its commit has returned.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../src/db/group-commit.js';
+import { isStorageFailure } from '../../src/db/errors.js';
+import { GROUP_BUDGET_MS, GroupCommit } from '../../src/db/group-commit.js';
+import { walFlusher, type SyncFile } from '../../src/db/wal-flush.js';
 import { Store } from '../../src/repositories/index.js';
 import { createServices } from '../../src/services/index.js';
 import type { WorkspaceId } from '../../src/tenancy/workspace-id.js';
@@ -132,5 +138,141 @@ describe('group commit on sqlite (C2.4)', () => {
     const after = randomUUID();
     await group.run((trx) => trx.insertInto('leads').values(lead(after)).execute());
     expect(visible(after).n).toBe(1);
+  });
+});
+
+describe('group commit with the log synced off the event loop (C2.4, issue 24)', () => {
+  let db: TestDatabase;
+  let reader: BetterSqlite3.Database;
+  let workspace: WorkspaceId;
+  const fdatasync = promisify(fs.fdatasync);
+
+  beforeAll(async () => {
+    db = await createTestDatabase('sqlite');
+    reader = new BetterSqlite3(db.url, { readonly: true });
+    workspace = (await createServices(new Store(db.database)).workspaces.create('Deferred flush')).id;
+  });
+  afterAll(async () => {
+    reader?.close();
+    await db?.destroy();
+  });
+
+  const insert = (id: string) => (trx: Parameters<Parameters<GroupCommit['run']>[0]>[0]) =>
+    trx
+      .insertInto('leads')
+      .values({
+        workspace_id: workspace,
+        id,
+        visitor_id: randomUUID(),
+        code: null,
+        source: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+        properties: '{}',
+        location: '{}',
+        identity_id: null,
+        session_id: null,
+        summary: null,
+        company_id: null,
+      })
+      .execute();
+  const committed = (ids: string[]) =>
+    new Set(ids.filter((id) => (reader.prepare('select count(*) as n from leads where id = ?').get(id) as { n: number }).n === 1));
+  const isLog = (fd: number) => !fs.fstatSync(fd).isDirectory();
+
+  it('answers a write only once a sync of the log that began after its commit has returned', async () => {
+    const ids = Array.from({ length: 30 }, () => randomUUID());
+    /** each sync of the log: the writes committed when it began, and whether it has returned */
+    const syncs: { covers: Set<string>; done: boolean }[] = [];
+    const held: (() => void)[] = [];
+    const sync: SyncFile = async (fd) => {
+      if (!isLog(fd)) return fdatasync(fd);
+      const record = { covers: committed(ids), done: false };
+      syncs.push(record);
+      await new Promise<void>((resolve) => held.push(resolve));
+      await fdatasync(fd);
+      record.done = true;
+    };
+    const flusher = walFlusher(db.url, sync);
+    const group = new GroupCommit(db.database.db, flusher);
+    const answered: string[] = [];
+    const coveredWhenAnswered: boolean[] = [];
+    const writes = ids.map((id) =>
+      group.run(insert(id)).then(() => {
+        answered.push(id);
+        coveredWhenAnswered.push(syncs.some((record) => record.done && record.covers.has(id)));
+      }),
+    );
+    // the first group has committed and its sync is held: no write is answered meanwhile
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.length).toBeGreaterThan(0);
+    expect(committed(ids).size).toBeGreaterThan(0);
+    expect(answered).toEqual([]);
+    // the connection is back to synchronous=FULL for every other transaction
+    expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(db.database.db)).rows[0]?.synchronous).toBe(2);
+    while (answered.length < ids.length) {
+      held.splice(0).forEach((release) => release());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all(writes);
+    expect(coveredWhenAnswered).toEqual(ids.map(() => true));
+    expect(flusher.completed).toBe(syncs.length);
+    await flusher.close();
+  });
+
+  it('ends a group after its time budget: the rest commit in the next ones, each answered after its own sync', async () => {
+    const flusher = walFlusher(db.url);
+    const group = new GroupCommit(db.database.db, flusher);
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    const busy = (id: string) => async (trx: Parameters<Parameters<GroupCommit['run']>[0]>[0]) => {
+      const until = performance.now() + GROUP_BUDGET_MS / 4;
+      while (performance.now() < until);
+      await insert(id)(trx);
+    };
+    await Promise.all(ids.map((id) => group.run(busy(id))));
+    expect(committed(ids).size).toBe(40);
+    // 40 jobs of a quarter of the budget each cannot share one commit
+    expect(flusher.completed).toBeGreaterThanOrEqual(40 / 5);
+    await flusher.close();
+  });
+
+  it('Store.durable() (what the changes feed waits for) resolves only once the sync of the commits before it has returned', async () => {
+    const held: (() => void)[] = [];
+    const flusher = walFlusher(db.url, async (fd) => {
+      if (isLog(fd)) await new Promise<void>((resolve) => held.push(resolve));
+      await fdatasync(fd);
+    });
+    const store = new Store({ ...db.database, deferredFlush: { flush: () => flusher.flush(), settled: () => flusher.settled() } });
+    const id = randomUUID();
+    const write = store.run(insert(id));
+    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    // committed, visible to readers, not yet synced
+    expect(committed([id]).size).toBe(1);
+    let durable = false;
+    const waited = store.durable().then(() => (durable = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(durable).toBe(false);
+    held.splice(0).forEach((release) => release());
+    await Promise.all([write, waited]);
+    expect(durable).toBe(true);
+    // nothing under way: at once
+    await store.durable();
+    await flusher.close();
+  });
+
+  it('a sync that fails fails every write of its group as a storage failure (507), and the next group commits and syncs', async () => {
+    let fail = true;
+    const flusher = walFlusher(db.url, async (fd) => {
+      if (fail && isLog(fd)) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+      await fdatasync(fd);
+    });
+    const group = new GroupCommit(db.database.db, flusher);
+    const outcomes = await Promise.allSettled([group.run(insert(randomUUID())), group.run(insert(randomUUID()))]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    for (const outcome of outcomes) expect(isStorageFailure((outcome as PromiseRejectedResult).reason)).toBe(true);
+    fail = false;
+    await group.run(insert(randomUUID()));
+    expect(flusher.completed).toBe(1);
+    await flusher.close();
   });
 });

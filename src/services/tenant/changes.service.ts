@@ -46,6 +46,8 @@ export class ChangesService {
   async list(after: FeedPosition | undefined, types: readonly string[] | undefined, limit: number): Promise<ChangesPage> {
     const from = after ?? FEED_START;
     const rows = await this.store.repos.changes.feed(from, types, limit + 1);
+    // the rows read may be committed and not yet synced (Store.durable): their positions are handed out only once they are on disk
+    await this.store.durable();
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {

@@ -1,0 +1,185 @@
+/**
+ * Writes measured in CPU time rather than throughput (issue 24): on a
+ * machine shared with other work, requests per second say more about the
+ * neighbours than about the code. For each tree given (the same script can
+ * run the service of two checkouts, alternately), a fresh copy of a loaded
+ * benchmark store, the service started as bench/server.ts starts it, pinned
+ * to core 0, and a closed loop of POSTs then PATCHes from this process
+ * (pin it to core 1). Per scenario: CPU µs of the server per request (all
+ * threads, /proc), requests per second, and the server's event-loop delay.
+ * With --strace, the server runs under `strace -f` and the report counts the
+ * fdatasync/fsync calls made on the event loop's thread and on others, and
+ * the time the event loop spent in them. `--node-flags` are given to the
+ * server's node (e.g. "--cpu-prof --cpu-prof-dir=DIR" for a profile per run).
+ *
+ *   taskset -c 1 npx tsx bench/write-path.ts --store .bench/sqlite-20000.json \
+ *     --trees /tmp/base,/work/wt --requests 4000 --connections 32 --rounds 3 [--strace]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    store: { type: 'string', default: '.bench/sqlite-20000.json' },
+    trees: { type: 'string', default: process.cwd() },
+    requests: { type: 'string', default: '4000' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '3' },
+    strace: { type: 'boolean', default: false },
+    scenarios: { type: 'string', default: 'post,patch' },
+    'node-flags': { type: 'string', default: '' },
+  },
+});
+
+const state = JSON.parse(fs.readFileSync(values.store, 'utf8')) as { url: string; keyA: string };
+const ids = (JSON.parse(fs.readFileSync(values.store.replace(/\.json$/, '.ids.json'), 'utf8')) as { ids?: string[] } | string[]);
+const leadIds = Array.isArray(ids) ? ids : (ids.ids ?? []);
+const requests = Number(values.requests);
+const connections = Number(values.connections);
+const ticks = 100; // CLK_TCK on Linux
+
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticks;
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  /** the node process (under strace, strace's child) */
+  pid: number;
+  stats(): Promise<{ eventLoop: { p99: number; max: number } }>;
+}
+
+async function startServer(tree: string, db: string, straceFile: string | undefined): Promise<Server> {
+  const flags = values['node-flags'].split(' ').filter((flag) => flag !== '');
+  const node = ['node', ...flags, '--import', 'tsx', 'bench/server.ts'];
+  const command = ['taskset', '-c', '0', ...(straceFile === undefined ? [] : ['strace', '-f', '-T', '-e', 'trace=fdatasync,fsync', '-o', straceFile]), ...node];
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: tree,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: {
+      ...process.env,
+      DATABASE_URL: db,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      LEADLIGHT_DEMO: '0',
+      RATE_LIMIT_PRODUCTION: '1000000000',
+      RATE_LIMIT_DEVELOPMENT: '1000000000',
+      RATE_LIMIT_UNAUTHENTICATED: '1000000000',
+      // saturation is measured on purpose: shedding it (C-overload) would end the measurement
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+    },
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready answer: ${output}`)), 120_000);
+    child.on('message', (message: { type: string; url?: string }) => {
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve(message.url!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
+  });
+  const pid = straceFile === undefined ? child.pid! : nodePid(child.pid!);
+  const stats = () =>
+    new Promise<{ eventLoop: { p99: number; max: number } }>((resolve) => {
+      const listen = (message: { type: string }) => {
+        if (message.type !== 'stats') return;
+        child.off('message', listen);
+        resolve(message as unknown as { eventLoop: { p99: number; max: number } });
+      };
+      child.on('message', listen);
+      child.send({ type: 'stats', reset: true });
+    });
+  return { url, child, exited, pid, stats };
+}
+
+/** the node process under strace (its only child, or a child of taskset's exec'd strace) */
+function nodePid(stracePid: number): number {
+  const children = fs.readFileSync(`/proc/${stracePid}/task/${stracePid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+  return children[0]!;
+}
+
+async function load(url: string, scenario: string): Promise<{ seconds: number; failed: number }> {
+  const headers = { authorization: `Bearer ${state.keyA}`, 'content-type': 'application/json' };
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      for (;;) {
+        const index = next;
+        next += 1;
+        if (index >= requests) return;
+        const response =
+          scenario === 'post'
+            ? await fetch(`${url}/api/v1/leads`, { method: 'POST', headers, body: '{"code":"bench","source":"website","properties":{"a":1}}' })
+            : await fetch(`${url}/api/v1/leads/${leadIds[index % leadIds.length]}`, { method: 'PATCH', headers, body: '{"properties":{"bench":true}}' });
+        await response.arrayBuffer();
+        if (response.status >= 300) failed += 1;
+      }
+    }),
+  );
+  return { seconds: (performance.now() - started) / 1000, failed };
+}
+
+function syncCalls(file: string, mainPid: number): { main: number; mainMs: number; others: number } {
+  let main = 0;
+  let mainMs = 0;
+  let others = 0;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const match = /^(\d+)\s+f(?:data)?sync\(.*<([\d.]+)>$/.exec(line);
+    if (match === null) continue;
+    if (Number(match[1]) === mainPid) {
+      main += 1;
+      mainMs += Number(match[2]) * 1000;
+    } else others += 1;
+  }
+  return { main, mainMs, others };
+}
+
+const trees = values.trees.split(',');
+const scenarios = values.scenarios.split(',');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+say(`write-path: ${requests} requests × ${connections} connections, ${values.rounds} rounds, trees ${trees.join(' | ')}${values.strace ? ', under strace' : ''}`);
+for (let round = 1; round <= Number(values.rounds); round += 1) {
+  for (const tree of trees) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-path-'));
+    const db = path.join(dir, 'store.db');
+    fs.copyFileSync(state.url, db);
+    const straceFile = values.strace ? path.join(dir, 'strace.txt') : undefined;
+    const server = await startServer(tree, db, straceFile);
+    try {
+      await load(server.url, 'post'); // warm-up: code paths compiled, caches filled
+      for (const scenario of scenarios) {
+        if (straceFile !== undefined) fs.truncateSync(straceFile);
+        await server.stats();
+        const before = cpuSeconds(server.pid);
+        const { seconds, failed } = await load(server.url, scenario);
+        const cpu = cpuSeconds(server.pid) - before;
+        const { eventLoop } = await server.stats();
+        const syncs = straceFile === undefined ? '' : (() => {
+          const calls = syncCalls(straceFile, server.pid);
+          return `, syncs on the event loop ${calls.main} (${calls.mainMs.toFixed(0)} ms), on other threads ${calls.others}`;
+        })();
+        say(
+          `r${round} ${path.basename(tree)} ${scenario}: ${(requests / seconds).toFixed(0)} req/s, ${((cpu * 1e6) / requests).toFixed(0)} CPU-µs/req, event loop p99 ${eventLoop.p99.toFixed(1)} ms max ${eventLoop.max.toFixed(1)} ms${failed > 0 ? `, ${failed} not 2xx` : ''}${syncs}`,
+        );
+      }
+    } finally {
+      process.kill(server.pid, 'SIGTERM');
+      await server.exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
