@@ -11631,7 +11631,7 @@ export interface components {
             error: string;
             /** @description human-readable text */
             message: string;
-            /** @description extra context; a 400 names what it refuses under `fields` or `parameters` only */
+            /** @description extra context; a 400 names what it refuses under `fields` or `parameters` only; a 409 `conflict` names what conflicts under `conflict` (rule_exists, list_is_segment, last_admin, already_member, key_revoked) with the ids involved (`existing_id`, `list_id`, `user_id`, `key_id`) and the body fields under `fields` */
             details?: {
                 /** @description 400: each offending body field (`traits.plan`, `events[2].url`; `body` for the body as a whole) and what is wrong with it */
                 fields?: {
