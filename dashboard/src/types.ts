@@ -217,3 +217,25 @@ export interface LiveSnapshot {
   active_visitors: number;
   visits: LiveVisit[];
 }
+
+/** a list as the dashboard's Lists page shows it, with its member count (C9.6) */
+export type CountedList = VisitorList & { members: number };
+
+/** a list's page: its details, rule (null: a static list) and member count */
+export type ListDetail = CountedList & { rule: JsonObject | null };
+
+/** the segment rule grammar, from the server's own schema (C6.4) */
+export type { Condition, EventTest, FieldTest, SegmentRule } from '../../src/intelligence/segments/rule';
+
+/** how many people a draft rule matches (C9.6); `complete` false when the count stopped at its bound */
+export interface DraftCount {
+  count: number;
+  examined: number;
+  complete: boolean;
+}
+
+/** a value the segment builder suggests, with how many people or companies hold it */
+export interface Suggestion {
+  value: string;
+  count: number;
+}
