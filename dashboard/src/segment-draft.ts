@@ -4,7 +4,9 @@
  * nested group), turned into the rule grammar's JSON and back. A saved rule
  * that the controls cannot show exactly comes back with the reason, and
  * the page offers the JSON editor instead. The grammar's words are the
- * server's own (src/intelligence/segments/grammar.ts).
+ * server's own (src/intelligence/segments/grammar.ts). Its imports name
+ * their .js files, as the server's do, so that test/dashboard checks it
+ * under the server's module rules too.
  */
 import {
   COMPANY_FIELDS,
@@ -16,8 +18,8 @@ import {
   NUMBER_OPERATORS,
   TEXT_OPERATORS,
   TRAIT_PREFIX,
-} from '../../src/intelligence/segments/grammar';
-import type { Condition, SegmentRule } from './types';
+} from '../../src/intelligence/segments/grammar.js';
+import type { Condition, SegmentRule } from '../../src/intelligence/segments/rule.js';
 
 export { COMPANY_FIELDS, EVENT_KINDS, IDENTITY_FIELDS, MAX_RULE_DEPTH };
 
