@@ -7,7 +7,8 @@
  * (keyset on the identities' created_at index, their visitors and companies
  * read per page), and asks each the question the worker asks when it keeps
  * a segment's members (segment-subject.ts, evaluate.ts): the same subject,
- * the same evaluation. Its cost is bounded by the number of identities it
+ * the same evaluation (reading visitors and companies only when the rule
+ * asks about them). Its cost is bounded by the number of identities it
  * looks at: at most COUNT_LIMIT (EVENT_DETAIL_LIMIT when the rule has event
  * tests with a page pattern or an event name, which read each visitor's
  * recent events); past the bound the answer says how many it looked at
@@ -59,12 +60,19 @@ export interface Suggestion {
   count: number;
 }
 
-/** Whether a rule asks about the score or the status (only then is a score computed per identity). */
-function usesScore(rule: SegmentRule): boolean {
-  const list = 'all' in rule ? rule.all : rule.any;
-  return list.some((condition) =>
-    'all' in condition || 'any' in condition ? usesScore(condition) : 'field' in condition && (condition.field === 'score' || condition.field === 'status'),
-  );
+/** What a rule asks about beyond the identity's own row: only that is read for each page of identities. */
+function needsOf(rule: SegmentRule): { score: boolean; company: boolean; events: boolean } {
+  const needs = { score: false, company: false, events: false };
+  const visit = (node: SegmentRule) => {
+    for (const condition of 'all' in node ? node.all : node.any) {
+      if ('all' in condition || 'any' in condition) visit(condition);
+      else if ('events' in condition) needs.events = true;
+      else if (condition.field === 'score' || condition.field === 'status') needs.score = true;
+      else if (condition.field.startsWith('company.')) needs.company = true;
+    }
+  };
+  visit(rule);
+  return needs;
 }
 
 /** The visitor whose score the identity shows: its latest seen with counted events (the worker scores visitors as their events arrive). */
@@ -101,7 +109,9 @@ export class SegmentDraftService {
     const settings = await this.settings();
     const now = formatInstant(Date.now());
     const detail = usesEventDetail(parsed);
-    const scored = usesScore(parsed);
+    const needs = needsOf(parsed);
+    // visitors hold the aggregates (events, score) and the network's company; a rule on the identity's own fields reads neither
+    const readVisitors = needs.events || needs.score || needs.company;
     const limit = detail ? EVENT_DETAIL_LIMIT : COUNT_LIMIT;
     let count = 0;
     let examined = 0;
@@ -109,10 +119,10 @@ export class SegmentDraftService {
     for (;;) {
       const want = Math.min(PAGE, limit - examined);
       const identities = await repos.identities.newestWithCompany(after, want);
-      const visitors = await repos.visitors.forIdentities(identities.map((identity) => identity.id));
+      const visitors = readVisitors ? await repos.visitors.forIdentities(identities.map((identity) => identity.id)) : [];
       const byIdentity = new Map<string, Visitor[]>();
       for (const visitor of visitors) byIdentity.set(visitor.identity_id!, [...(byIdentity.get(visitor.identity_id!) ?? []), visitor]);
-      const companyIds = identities.map((identity) => subjectCompanyId(identity, byIdentity.get(identity.id) ?? []));
+      const companyIds = identities.map((identity) => (needs.company || needs.score ? subjectCompanyId(identity, byIdentity.get(identity.id) ?? []) : null));
       const companies = new Map<string, Company>();
       for (const company of await repos.companies.findByIds([...new Set(companyIds.filter((id): id is string => id !== null))])) companies.set(company.id, company);
       for (const [index, identity] of identities.entries()) {
@@ -125,7 +135,7 @@ export class SegmentDraftService {
           const since = formatInstant(Date.parse(now) - RECENT_EVENTS_MS);
           for (const visitor of own) recent.push(...(await repos.events.forVisitor(visitor.id, since, EVENT_READ_LIMIT)));
         }
-        const visitor = scored ? scoredVisitor(own) : undefined;
+        const visitor = needs.score ? scoredVisitor(own) : undefined;
         const score =
           visitor === undefined
             ? null
