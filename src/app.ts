@@ -33,6 +33,7 @@ import { companyRulesRoutes } from './http/routes/company-rules.routes.js';
 import { companyRuleRoutes } from './http/routes/dashboard/company-rules.routes.js';
 import { recordsRoutes } from './http/routes/dashboard/records.routes.js';
 import { searchRoutes } from './http/routes/dashboard/search.routes.js';
+import { segmentRoutes } from './http/routes/dashboard/segments.routes.js';
 import { leadNoteRoutes } from './http/routes/dashboard/lead-notes.routes.js';
 import { liveRoutes } from './http/routes/dashboard/live.routes.js';
 import { dashboardOpenapiRoutes } from './http/routes/dashboard/openapi.routes.js';
@@ -226,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(companyRuleRoutes);
       await dashboard.register(accountsRoutes);
       await dashboard.register(searchRoutes);
+      await dashboard.register(segmentRoutes);
       await dashboard.register(liveRoutes, { hub: live });
       await dashboard.register(dashboardAlertRoutes);
       await dashboard.register(dashboardExportRoutes);

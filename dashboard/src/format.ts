@@ -43,3 +43,6 @@ export function text(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** A list's member count in words (C9.6). */
+export const memberCount = (members: number) => `${members.toLocaleString('en')} ${members === 1 ? 'member' : 'members'}`;

@@ -61,8 +61,6 @@ export type LiveSnapshot = DataOf<Get<'/dashboard/api/live'>>;
 /** a visit of the Live page (C9.2) */
 export type LiveVisit = LiveSnapshot['visits'][number];
 export type TrackingStatus = DataOf<Get<'/dashboard/api/tracking-status'>>;
-/** a list with its segment rule, if it is a segment */
-export type ListDetail = DataOf<Get<'/dashboard/api/lists/{id}'>>;
 export type MemberInvite = DataOf<Post<'/dashboard/api/members'>>;
 export type ResetLink = DataOf<Post<'/dashboard/api/members/{id}/reset-link'>>;
 export type PasswordLink = DataOf<Post<'/dashboard/api/password-links/inspect'>>;
@@ -74,3 +72,13 @@ export type AccountItem = ItemOf<Get<'/dashboard/api/companies'>>;
 export type CompanyEngagement = DataOf<Get<'/dashboard/api/companies/{id}/engagement'>>;
 /** an anonymous visitor of a company (C9.4) */
 export type AnonymousVisitor = CompanyEngagement['anonymous']['recent'][number];
+/** a list as the dashboard's Lists page shows it, with its member count (C9.6) */
+export type CountedList = ItemOf<Get<'/dashboard/api/lists'>>;
+/** a list's page: its details, rule (null: a static list) and member count */
+export type ListDetail = DataOf<Get<'/dashboard/api/lists/{id}'>>;
+/** the segment rule grammar, from the server's own schema (C6.4) */
+export type { Condition, EventTest, FieldTest, SegmentRule } from '../../src/intelligence/segments/rule';
+/** how many people a draft rule matches (C9.6); `complete` false when the count stopped at its bound */
+export type DraftCount = DataOf<Post<'/dashboard/api/segments/count'>>;
+/** a value the segment builder suggests, with how many people or companies hold it */
+export type Suggestion = ItemOf<Get<'/dashboard/api/segments/suggestions'>>;

@@ -429,6 +429,8 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   }),
   tenant('identities.repository', IdentitiesRepository, {
     labelsByIds: [one([[ID, ID]], 'the people of a page of leads')],
+    newestWithCompany: [one([undefined, 500], 'first page of a draft count'), one([{ at: AT, id: ID }, 500], 'next page (keyset)')],
+    newestDetails: [one([2000], 'suggestions')],
     ...exists,
     findById: [one([ID])],
     list: [
@@ -519,6 +521,8 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   }),
   tenant('companies.repository', CompaniesRepository, {
     labelsByIds: [one([[ID, ID]], 'the companies of a page of leads')],
+    findByIds: [one([[ID, ID]], 'the companies of a page of identities')],
+    newest: [one([2000], 'suggestions')],
     ...exists,
     findById: [one([ID])],
     lastSeen: [one([[ID, ID]])],
@@ -585,6 +589,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     add: [one([ID, [{ identity_id: ID, identity_created_at: AT }], AT])],
     remove: [one([ID, ID])],
     removeIdentities: [one([[ID, ID]])],
+    countByLists: [one([[ID, ID]], 'a page of lists')],
     join: [one([ID, AT, [ID, ID], AT])],
     leave: [one([ID, [ID, ID]])],
     removeAll: [one([ID])],
@@ -637,6 +642,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     insert: [one([[visitor]])],
     update: [one([visitor])],
     forIdentity: [one([ID])],
+    forIdentities: [one([[ID, ID]], 'a page of identities')],
     idsAfter: [one([ID, 500])],
     identifiedIds: [one([ID, 500])],
     setAggregates: [one([ID, '{}', null])],

@@ -11,6 +11,40 @@ where
   "companies"."workspace_id" = $1
   and "id" in ($2, $3);
 
+-- CompaniesRepository.findByIds: the companies of a page of identities
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+  and "id" in ($2, $3);
+
+-- CompaniesRepository.newest: suggestions
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = $1
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $2;
+
 -- CompaniesRepository.exists
 select
   "id"

@@ -11,6 +11,40 @@ where
   "companies"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- CompaniesRepository.findByIds: the companies of a page of identities
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+  and "id" in (?, ?);
+
+-- CompaniesRepository.newest: suggestions
+select
+  "id",
+  "name",
+  "domain",
+  "description",
+  "employees",
+  "main_industry",
+  "created_at"
+from
+  "companies"
+where
+  "companies"."workspace_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?;
+
 -- CompaniesRepository.exists
 select
   "id"

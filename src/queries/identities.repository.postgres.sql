@@ -12,6 +12,74 @@ where
   "identities"."workspace_id" = $1
   and "id" in ($2, $3);
 
+-- IdentitiesRepository.newestWithCompany: first page of a draft count
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $2;
+
+-- IdentitiesRepository.newestWithCompany: next page (keyset)
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+  and ("created_at", "id") < ($2, $3)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $4;
+
+-- IdentitiesRepository.newestDetails: suggestions
+select
+  "traits",
+  "city",
+  "country"
+from
+  "identities"
+where
+  "identities"."workspace_id" = $1
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $2;
+
 -- IdentitiesRepository.exists
 select
   "id"

@@ -12,6 +12,74 @@ where
   "identities"."workspace_id" = ?
   and "id" in (?, ?);
 
+-- IdentitiesRepository.newestWithCompany: first page of a draft count
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?;
+
+-- IdentitiesRepository.newestWithCompany: next page (keyset)
+select
+  "id",
+  "workspace_id",
+  "visitor_id",
+  "email",
+  "name",
+  "traits",
+  "first_seen",
+  "last_seen",
+  "ip",
+  "city",
+  "country",
+  "is_favorite",
+  "created_at",
+  "company_id"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+  and ("created_at", "id") < (?, ?)
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?;
+
+-- IdentitiesRepository.newestDetails: suggestions
+select
+  "traits",
+  "city",
+  "country"
+from
+  "identities"
+where
+  "identities"."workspace_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?;
+
 -- IdentitiesRepository.exists
 select
   "id"

@@ -29,6 +29,18 @@ where
   "list_members"."workspace_id" = $1
   and "identity_id" in ($2, $3);
 
+-- ListMembersRepository.countByLists: a page of lists
+select
+  "list_id",
+  count(*) as "members"
+from
+  "list_members"
+where
+  "list_members"."workspace_id" = $1
+  and "list_id" in ($2, $3)
+group by
+  "list_id";
+
 -- ListMembersRepository.join
 insert into
   "list_members" (

@@ -29,6 +29,18 @@ where
   "list_members"."workspace_id" = ?
   and "identity_id" in (?, ?);
 
+-- ListMembersRepository.countByLists: a page of lists
+select
+  "list_id",
+  count(*) as "members"
+from
+  "list_members"
+where
+  "list_members"."workspace_id" = ?
+  and "list_id" in (?, ?)
+group by
+  "list_id";
+
 -- ListMembersRepository.join
 insert into
   "list_members" (

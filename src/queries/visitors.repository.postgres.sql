@@ -148,6 +148,33 @@ where
   "visitors"."workspace_id" = $1
   and "identity_id" = $2;
 
+-- VisitorsRepository.forIdentities: a page of identities
+select
+  "id",
+  "identity_id",
+  "identified_at",
+  "first_seen",
+  "last_seen",
+  "session_id",
+  "session_started_at",
+  "session_last_at",
+  "last_url",
+  "last_ip",
+  "last_city",
+  "last_country",
+  "events",
+  "page_views",
+  "sessions",
+  "created_at",
+  "aggregates",
+  "network",
+  "company_id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = $1
+  and "identity_id" in ($2, $3);
+
 -- VisitorsRepository.idsAfter
 select
   "id"

@@ -147,6 +147,33 @@ where
   "visitors"."workspace_id" = ?
   and "identity_id" = ?;
 
+-- VisitorsRepository.forIdentities: a page of identities
+select
+  "id",
+  "identity_id",
+  "identified_at",
+  "first_seen",
+  "last_seen",
+  "session_id",
+  "session_started_at",
+  "session_last_at",
+  "last_url",
+  "last_ip",
+  "last_city",
+  "last_country",
+  "events",
+  "page_views",
+  "sessions",
+  "created_at",
+  "aggregates",
+  "network",
+  "company_id"
+from
+  "visitors"
+where
+  "visitors"."workspace_id" = ?
+  and "identity_id" in (?, ?);
+
 -- VisitorsRepository.idsAfter
 select
   "id"

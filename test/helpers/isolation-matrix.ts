@@ -109,7 +109,11 @@ export type Operation =
   /** a search (CONTRACT C11.3), walked to its end through its cursors: exactly the caller's items, whatever the filter matches elsewhere */
   | { kind: 'record-search'; resource: 'leads' | 'identities' | 'companies' }
   /** an export (CONTRACT C11.5), NDJSON and CSV: exactly the caller's items */
-  | { kind: 'export'; resource: 'leads' | 'identities' | 'companies' };
+  | { kind: 'export'; resource: 'leads' | 'identities' | 'companies' }
+  /** a draft segment rule's match count (CONTRACT C9.6): the caller's people only, whatever the rule names of the other workspace */
+  | { kind: 'segment-count' }
+  /** the segment builder's suggestions (C9.6): values of the caller's companies and people only */
+  | { kind: 'segment-suggestions' };
 
 /** Routes that serve no workspace's data, and why they are safe. */
 export const NOT_TENANT: Record<string, string> = {
@@ -228,6 +232,10 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/lists': { kind: 'list', resource: 'lists' },
   'GET /dashboard/api/lists/:id': { kind: 'read', resource: 'lists' },
   'GET /dashboard/api/lists/:id/identities': { kind: 'children', parent: 'lists', child: 'identities', paged: true },
+  'POST /dashboard/api/lists': { kind: 'create', resource: 'lists', body: { name: 'dashboard matrix segment', rule: { all: [{ field: 'country', op: 'eq', value: 'NO' }] } } },
+  'PATCH /dashboard/api/lists/:id': { kind: 'update', resource: 'lists', body: { description: 'changed in the dashboard' } },
+  'POST /dashboard/api/segments/count': { kind: 'segment-count' },
+  'GET /dashboard/api/segments/suggestions': { kind: 'segment-suggestions' },
   'GET /dashboard/api/ideal-customer': { kind: 'ideal-customer' },
   'PUT /dashboard/api/ideal-customer': { kind: 'ideal-customer' },
   'GET /dashboard/api/workspace': { kind: 'summary', of: 'workspace' },

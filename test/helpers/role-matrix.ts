@@ -62,6 +62,11 @@ export const LEAST_ROLE: Record<string, Access> = {
   'GET /dashboard/api/lists': 'viewer',
   'GET /dashboard/api/lists/:id': 'viewer',
   'GET /dashboard/api/lists/:id/identities': 'viewer',
+  // C9.6 with C7.4: everyone builds a draft and sees its count and suggestions (nothing is written); members and admins save segments
+  'POST /dashboard/api/segments/count': 'viewer',
+  'GET /dashboard/api/segments/suggestions': 'viewer',
+  'POST /dashboard/api/lists': 'member',
+  'PATCH /dashboard/api/lists/:id': 'member',
   'GET /dashboard/api/workspace': 'viewer',
   'GET /dashboard/api/keys': 'viewer',
   'POST /dashboard/api/keys': 'admin',

@@ -79,7 +79,7 @@ describe.each(storeKinds())('lead intelligence in the dashboard on %s', (kind) =
     expect((await dashboard(base, admin, 'GET', '/ideal-customer')).body).toEqual(before);
   });
 
-  it("C6.4: a list's page shows its details and rule, and its members paged; another workspace's list is 404", async () => {
+  it("C6.4, C9.6: a list's page shows its details, rule and member count, and its members paged; another workspace's list is 404", async () => {
     const identityIds = await importRows(
       t,
       workspace.id,
@@ -90,7 +90,7 @@ describe.each(storeKinds())('lead intelligence in the dashboard on %s', (kind) =
     expect((await v1('POST', `/lists/${String(staticList.id)}/identities`, { identity_ids: identityIds })).status).toBe(200);
     const detail = await dashboard(base, viewer, 'GET', `/lists/${String(staticList.id)}`);
     expect(detail.status).toBe(200);
-    expect(detail.body).toEqual({ data: { ...staticList, rule: null } });
+    expect(detail.body).toEqual({ data: { ...staticList, rule: null, members: 3 } });
     const pages = [await dashboard(base, viewer, 'GET', `/lists/${String(staticList.id)}/identities?limit=2`), await dashboard(base, viewer, 'GET', `/lists/${String(staticList.id)}/identities?limit=2&offset=2`)];
     expect(pages.map((page) => (page.body.pagination as { total: number }).total)).toEqual([3, 3]);
     const emails = pages.flatMap((page) => (page.body.data as { email: string }[]).map((identity) => identity.email));
@@ -98,7 +98,7 @@ describe.each(storeKinds())('lead intelligence in the dashboard on %s', (kind) =
 
     const rule = { all: [{ field: 'trait.plan', op: 'eq', value: 'pro' }] };
     const segment = (await v1('POST', '/lists', { name: 'Pro', rule })).body.data;
-    expect((await dashboard(base, viewer, 'GET', `/lists/${String(segment.id)}`)).body).toEqual({ data: { ...segment, rule } });
+    expect((await dashboard(base, viewer, 'GET', `/lists/${String(segment.id)}`)).body).toEqual({ data: { ...segment, rule, members: 0 } });
 
     const foreign = (await v1('POST', '/lists', { name: 'Theirs' }, other)).body.data;
     for (const id of [String(foreign.id), randomUUID()]) {

@@ -486,6 +486,33 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     }
   }
 
+  async function checkSegmentCount(caller: Holdings, other: Holdings) {
+    const count = async (rule: unknown) => {
+      const answer = await call(caller.workspace, 'POST', '/dashboard/api/segments/count', { rule });
+      expect(answer.status).toBe(200);
+      expect(answer.workspace).toBe(caller.workspace.id);
+      return answer.body.data as { count: number; examined: number; complete: boolean };
+    };
+    // everyone at example.com: exactly the caller's people, every one of them looked at
+    const everyone = await count({ all: [{ field: 'email', op: 'ends_with', value: '@example.com' }] });
+    expect(everyone).toEqual({ count: await total(caller, 'identities'), examined: await total(caller, 'identities'), complete: true });
+    // the shared identity's name and its company's domain: the caller's match, the other workspace's never
+    for (const [holder, expected] of [[caller, 1], [other, 0]] as const) {
+      const lower = holder.tag.toLowerCase();
+      expect((await count({ all: [{ field: 'name', op: 'eq', value: `${holder.tag} Shared` }] })).count).toBe(expected);
+      expect((await count({ any: [{ field: 'company.domain', op: 'eq', value: `${lower}-shared.example` }] })).count).toBe(expected);
+    }
+  }
+
+  async function checkSegmentSuggestions(caller: Holdings, other: Holdings) {
+    const answer = await call(caller.workspace, 'GET', '/dashboard/api/segments/suggestions?of=company.domain');
+    expect(answer.status).toBe(200);
+    expect(answer.workspace).toBe(caller.workspace.id);
+    const values = (answer.body.data as { value: string }[]).map((suggestion) => suggestion.value);
+    expect(values).toContain(`${caller.tag.toLowerCase()}-shared.example`);
+    expect(values.filter((value) => value.startsWith(`${other.tag.toLowerCase()}-`))).toEqual([]);
+  }
+
   async function checkLive(caller: Holdings, other: Holdings) {
     for (const holder of [caller, other]) {
       const [key] = siteKeys.get(holder.tag)!.values();
@@ -797,6 +824,12 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'search':
             await checkSearch(caller, other);
+            break;
+          case 'segment-count':
+            await checkSegmentCount(caller, other);
+            break;
+          case 'segment-suggestions':
+            await checkSegmentSuggestions(caller, other);
             break;
           case 'live':
             await checkLive(caller, other);

@@ -1,11 +1,18 @@
-/** A visitor list's page (CONTRACT C6.4): its details, its rule (a segment) or that it is static, and its members, paged. */
+/**
+ * A visitor list's page (CONTRACT C6.4): its details with its member
+ * count, its rule (a segment) or that it is static, and its members, paged.
+ * Members and admins edit a segment's rule in the builder (C9.6); a rule
+ * the builder cannot show exactly is edited as JSON, with the reason.
+ */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { api, type Page } from '../api';
 import { Pager } from '../components/pager';
 import { Empty, QueryView } from '../components/states';
 import { Time } from '../components/time';
+import { memberCount } from '../format';
 import type { Identity, ListDetail } from '../types';
+import { SegmentRuleCard } from './list-rule';
 
 const LIMIT = 50;
 
@@ -40,18 +47,13 @@ export function ListPage() {
               <dd>
                 <Time value={data.created_at} exact />
               </dd>
+              <dt>Members</dt>
+              <dd className="list-members">{memberCount(data.members)}</dd>
               <dt>Kind</dt>
               <dd>{data.rule === null ? 'Static list: members are added and removed through the API' : 'Segment: members follow its rule, within a minute of new events'}</dd>
             </dl>
-            {data.rule !== null && (
-              <figure className="snippet">
-                <figcaption className="snippet-label">Rule</figcaption>
-                <pre className="json" tabIndex={0} aria-label="Rule">
-                  {JSON.stringify(data.rule, null, 2)}
-                </pre>
-              </figure>
-            )}
           </section>
+          {data.rule !== null && <SegmentRuleCard listId={listId} name={data.name} rule={data.rule} />}
           <section className="card" aria-labelledby="list-members-title">
             <h2 id="list-members-title">Members</h2>
             <QueryView query={members} loading="Loading the members…">

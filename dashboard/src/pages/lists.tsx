@@ -1,27 +1,57 @@
-/** Visitor lists (segments and static lists); each opens its page with its rule and members. */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+/**
+ * Visitor lists (segments and static lists) with their member counts; each
+ * opens its page with its rule and members. `New segment` opens the
+ * builder (C9.6) for those who may save one (members and admins).
+ */
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
 import { api, type Page } from '../api';
 import { Pager } from '../components/pager';
+import { SegmentBuilder } from '../components/segment-builder';
 import { Empty, QueryView } from '../components/states';
+import { memberCount } from '../format';
 import { Time } from '../components/time';
-import type { VisitorList } from '../types';
+import { newGroup } from '../segment-draft';
+import { can, useSession } from '../session';
+import type { CountedList, VisitorList } from '../types';
 
 const LIMIT = 50;
 
 export function ListsPage() {
   const { offset = 0 } = useSearch({ from: '/app/lists' });
   const navigate = useNavigate({ from: '/lists' });
+  const client = useQueryClient();
+  const session = useSession();
+  const [building, setBuilding] = useState(false);
   const lists = useQuery({
     queryKey: ['lists', offset],
-    queryFn: () => api<Page<VisitorList>>(`/lists?limit=${LIMIT}&offset=${offset}`),
+    queryFn: () => api<Page<CountedList>>(`/lists?limit=${LIMIT}&offset=${offset}`),
     placeholderData: keepPreviousData,
   });
   return (
     <>
       <div className="page-head">
         <h1>Lists</h1>
+        {can(session.data, 'member') && !building && (
+          <button type="button" className="primary" onClick={() => setBuilding(true)}>
+            New segment
+          </button>
+        )}
       </div>
+      {building && (
+        <SegmentBuilder
+          title="New segment"
+          initialName=""
+          initialGroup={newGroup('all')}
+          onCancel={() => setBuilding(false)}
+          onSave={async ({ name, rule }) => {
+            const created = await api<{ data: VisitorList }>('/lists', { method: 'POST', body: { name, rule } });
+            await client.invalidateQueries({ queryKey: ['lists'] });
+            await navigate({ to: '/lists/$listId', params: { listId: created.data.id } });
+          }}
+        />
+      )}
       <QueryView query={lists}>
         {(page) =>
           page.data.length === 0 ? (
@@ -37,6 +67,7 @@ export function ListsPage() {
                         {list.name}
                       </Link>
                     </h2>
+                    <p className="list-members">{memberCount(list.members)}</p>
                     <p>{list.description ?? <span className="muted">No description.</span>}</p>
                     <p className="muted">
                       Created <Time value={list.created_at} />

@@ -5,26 +5,9 @@
  * Limits on depth and size are checked after the schema (ruleProblems).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { EVENT_KINDS, MAX_AT_LEAST, MAX_RULE_CONDITIONS, MAX_RULE_DEPTH, MAX_WITHIN_DAYS, NUMBER_OPERATORS, RULE_FIELDS, TEXT_OPERATORS } from './grammar.js';
 
-export const MAX_RULE_DEPTH = 5;
-export const MAX_RULE_CONDITIONS = 50;
-
-export const RULE_FIELDS = [
-  'email',
-  'name',
-  'city',
-  'country',
-  'is_favorite',
-  'score',
-  'status',
-  'company.name',
-  'company.domain',
-  'company.employees',
-  'company.main_industry',
-] as const;
-
-export const TEXT_OPERATORS = ['eq', 'neq', 'contains', 'starts_with', 'ends_with'] as const;
-export const NUMBER_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
+export { MAX_RULE_CONDITIONS, MAX_RULE_DEPTH, NUMBER_OPERATORS, RULE_FIELDS, TEXT_OPERATORS, EVENT_KINDS } from './grammar.js';
 
 const Scalar = Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]);
 
@@ -43,8 +26,6 @@ export const FieldTestSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const EVENT_KINDS = ['page_view', 'pricing', 'docs', 'blog', 'careers', 'security', 'comparison', 'track', 'identify', 'conversion'] as const;
-
 export const EventTestSchema = Type.Object(
   {
     events: Type.Object(
@@ -52,8 +33,8 @@ export const EventTestSchema = Type.Object(
         kind: Type.Union(EVENT_KINDS.map((kind) => Type.Literal(kind))),
         path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'page pattern, * for any run of characters' })),
         name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-        at_least: Type.Integer({ minimum: 1, maximum: 10_000 }),
-        within_days: Type.Integer({ minimum: 1, maximum: 30 }),
+        at_least: Type.Integer({ minimum: 1, maximum: MAX_AT_LEAST }),
+        within_days: Type.Integer({ minimum: 1, maximum: MAX_WITHIN_DAYS }),
       },
       { additionalProperties: false },
     ),

@@ -39,6 +39,17 @@ export class CompaniesRepository extends KeyedTenantRepository {
     return this.scope.selectFrom('companies').select(COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
+  /** These companies (a page of identities' companies at once: the draft count of a segment rule). */
+  async findByIds(ids: readonly string[]): Promise<Company[]> {
+    if (ids.length === 0) return [];
+    return this.scope.selectFrom('companies').select(COLUMNS).where('id', 'in', ids).execute();
+  }
+
+  /** The newest companies' fields (suggestions in the segment builder, C9.6). */
+  async newest(limit: number): Promise<Company[]> {
+    return this.scope.selectFrom('companies').select(COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
   /** The name of each of these companies (a page of leads names its companies: C9.3). */
   async labelsByIds(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
     if (ids.length === 0) return [];

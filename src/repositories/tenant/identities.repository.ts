@@ -209,6 +209,33 @@ export class IdentitiesRepository extends KeyedTenantRepository {
     return rows.map((row) => ({ ...this.toIdentity(row), company_id: row.company_id }));
   }
 
+  /**
+   * One page of identities with their company, newest first after a
+   * (created_at, id) key (the draft count of a segment rule, C9.6); keyset on
+   * the index lists use, so each page costs the same however deep.
+   */
+  async newestWithCompany(after: { at: string; id: string } | undefined, limit: number): Promise<(Identity & { company_id: string | null })[]> {
+    const query = this.scope.selectFrom('identities').select([...COLUMNS, 'company_id']);
+    const rows = await (after === undefined ? query : query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id))))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ ...this.toIdentity(row), company_id: row.company_id }));
+  }
+
+  /** The traits and places of the newest identities (suggestions in the segment builder, C9.6). */
+  async newestDetails(limit: number): Promise<{ traits: Record<string, unknown>; city: string | null; country: string | null }[]> {
+    const rows = await this.scope
+      .selectFrom('identities')
+      .select(['traits', 'city', 'country'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ traits: this.codec.readJson(row.traits), city: row.city, country: row.country }));
+  }
+
   /** The identity with its company, by id (segment evaluation). */
   async findWithCompany(id: string): Promise<(Identity & { company_id: string | null }) | undefined> {
     const row = await this.scope.selectFrom('identities').select([...COLUMNS, 'company_id']).where('id', '=', id).executeTakeFirst();

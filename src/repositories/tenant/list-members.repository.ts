@@ -80,6 +80,25 @@ export class ListMembersRepository extends TenantRepository {
     return rows.map((row) => row.list_id);
   }
 
+  /**
+   * How many members each of these lists has (C9.6: lists show their
+   * counts): an index-only count on the primary key's (workspace_id,
+   * list_id) prefix, no table rows read. Erasure removes an identity's
+   * memberships with it, so no member here lacks its identity.
+   */
+  async countByLists(listIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (listIds.length === 0) return counts;
+    const rows = await this.scope
+      .selectFrom('list_members')
+      .select((eb) => ['list_id', eb.fn.countAll().as('members')])
+      .where('list_id', 'in', listIds)
+      .groupBy('list_id')
+      .execute();
+    for (const row of rows) counts.set(row.list_id, this.codec.count(row.members as never));
+    return counts;
+  }
+
   /** One page of a list's identities, newest first (C3.10), with the exact total. */
   page(listId: string, page: Page, toIdentity: (row: Record<string, unknown>) => Identity): Promise<PageResult<Identity>> {
     return this.scope.snapshot(async (scope) => {

@@ -88,6 +88,13 @@ export class VisitorsRepository extends TenantRepository {
     return rows.map((row) => this.toVisitor(row));
   }
 
+  /** The visitors linked to any of these identities (a page of identities at once: the draft count of a segment rule). */
+  async forIdentities(identityIds: readonly string[]): Promise<Visitor[]> {
+    if (identityIds.length === 0) return [];
+    const rows = await this.scope.selectFrom('visitors').select(SELECTED).where('identity_id', 'in', identityIds).execute();
+    return rows.map((row) => this.toVisitor(row));
+  }
+
   /** One page of the workspace's visitor ids, in id order, after `after` (recompute). */
   async idsAfter(after: string, limit: number): Promise<string[]> {
     const rows = await this.scope.selectFrom('visitors').select('id').where('id', '>', after).orderBy('id').limit(limit).execute();

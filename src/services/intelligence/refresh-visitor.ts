@@ -10,22 +10,22 @@
  */
 import { emitEvent } from '../webhooks/events.js';
 import { fireAlerts } from '../alerts/fire.js';
-import { emptyAggregates, type VisitorAggregates } from '../../intelligence/aggregates.js';
+import type { VisitorAggregates } from '../../intelligence/aggregates.js';
 import { classifyEmail } from '../../intelligence/email-domain.js';
 import type { VisitorNetwork } from '../../intelligence/networks/visitor-network.js';
 import { entryDue, FIRST_ENTRY_PAGE_VIEWS, readPersonality } from '../../intelligence/personality.js';
 import { scoreLead, type FitProfile, type LeadScore } from '../../intelligence/scoring.js';
-import { evaluateRule, hasEventTests, type SegmentSubject } from '../../intelligence/segments/evaluate.js';
-import type { EventTest, SegmentRule } from '../../intelligence/segments/rule.js';
+import { evaluateRule, hasEventTests } from '../../intelligence/segments/evaluate.js';
+import type { SegmentRule } from '../../intelligence/segments/rule.js';
 import type { TenantRepositories } from '../../repositories/index.js';
 import type { Visitor } from '../../repositories/tenant/visitors.repository.js';
 import type { LoggedEvent } from '../../repositories/tenant/events.repository.js';
 import type { JsonObject, JsonValue } from '../../schemas/json.js';
-import type { Identity } from '../../schemas/resources.js';
 import { formatInstant } from '../../schemas/instants.js';
 import { newId } from '../ids.js';
 import { SESSION_GAP_MS } from '../tracking/sessions.js';
 import type { ResolvedSettings } from './settings-cache.js';
+import { EVENT_READ_LIMIT, parseAggregates, RECENT_EVENTS_MS, segmentSubject, subjectCompanyId, usesEventDetail, type IdentityWithCompany } from './segment-subject.js';
 
 export type RefreshPart = 'scores' | 'personalities' | 'segments';
 export const ALL_PARTS: ReadonlySet<RefreshPart> = new Set(['scores', 'personalities', 'segments']);
@@ -46,12 +46,6 @@ export interface RefreshContext {
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** event tests with a page pattern or a name read at most this many of a visitor's recent events */
-const EVENT_READ_LIMIT = 10_000;
-
-type IdentityWithCompany = Identity & { company_id: string | null };
-
-const parseAggregates = (text: string | null): VisitorAggregates => (text === null ? emptyAggregates() : (JSON.parse(text) as VisitorAggregates));
 
 /** Whether the aggregates hold any counted event (a visitor seen only from hosting networks holds none). */
 function counted(aggregates: VisitorAggregates): boolean {
@@ -128,28 +122,6 @@ async function learnPersonality(repos: TenantRepositories, visitorId: string, ag
   return null;
 }
 
-/** The aggregates of several visitors of one identity, summed (segment rules ask about the identity). */
-export function mergeAggregates(all: VisitorAggregates[]): VisitorAggregates {
-  if (all.length === 1) return all[0]!;
-  const merged = emptyAggregates();
-  const add = (into: Record<string, number | undefined>, from: Record<string, number | undefined>) => {
-    for (const [key, value] of Object.entries(from)) into[key] = (into[key] ?? 0) + (value ?? 0);
-  };
-  for (const one of all) {
-    for (const [day, counts] of Object.entries(one.days)) add((merged.days[day] ??= {}), counts);
-    add(merged.totals, one.totals);
-    merged.pageViews += one.pageViews;
-    merged.sessions += one.sessions;
-    merged.hosting ||= one.hosting;
-    merged.activeDays = Math.max(merged.activeDays, one.activeDays);
-  }
-  return merged;
-}
-
-function eventKind(event: LoggedEvent, settings: ResolvedSettings): string {
-  return event.type === 'page' ? settings.classifier.kindOf(event.path ?? '/') : event.type;
-}
-
 /** Evaluates the rule segments for one identity and writes the changes of its membership; answers whether it is in one with event tests. */
 async function placeInSegments(
   repos: TenantRepositories,
@@ -158,42 +130,15 @@ async function placeInSegments(
   score: LeadScore | null,
   context: RefreshContext,
 ): Promise<boolean> {
-  const aggregates = mergeAggregates(visitors.length === 0 ? [emptyAggregates()] : visitors.map((visitor) => parseAggregates(visitor.aggregates)));
-  const network = visitors.find((visitor) => visitor.network !== null)?.network ?? null;
-  const company = await companyOf(repos, identity, network === null ? null : (JSON.parse(network) as VisitorNetwork));
+  const companyId = subjectCompanyId(identity, visitors);
+  const company = companyId === null ? null : ((await repos.companies.findById(companyId)) ?? null);
   let recent: LoggedEvent[] | undefined;
-  const subject: SegmentSubject = {
-    identity: {
-      email: identity.email,
-      name: identity.name,
-      city: identity.city,
-      country: identity.country,
-      is_favorite: identity.is_favorite,
-      traits: identity.traits,
-    },
-    company,
-    score: score?.score ?? null,
-    status: score?.status ?? null,
-    aggregates,
-    now: context.now,
-    countEvents(test: EventTest['events'], matches) {
-      const since = formatInstant(Date.parse(`${context.now.slice(0, 10)}T00:00:00.000Z`) - (test.within_days - 1) * DAY_MS);
-      let count = 0;
-      for (const event of recent ?? []) {
-        if (event.occurred_at < since) continue;
-        const kind = eventKind(event, context.settings);
-        const kindMatches =
-          test.kind === kind || (test.kind === 'page_view' && event.type === 'page');
-        if (kindMatches && matches(event.path, event.name)) count += 1;
-      }
-      return count;
-    },
-  };
   if (context.segments.some((segment) => usesEventDetail(segment.rule))) {
     recent = [];
-    const since = formatInstant(Date.parse(context.now) - 31 * DAY_MS);
+    const since = formatInstant(Date.parse(context.now) - RECENT_EVENTS_MS);
     for (const visitor of visitors) recent.push(...(await repos.events.forVisitor(visitor.id, since, EVENT_READ_LIMIT)));
   }
+  const subject = segmentSubject({ identity, company, visitors, score, recent, settings: context.settings, now: context.now });
   const current = new Set(await repos.listMembers.listsOf(identity.id));
   let inTimed = false;
   const joins: string[] = [];
@@ -230,22 +175,12 @@ async function placeInSegments(
   return inTimed;
 }
 
-/** Whether a rule has event tests with a page pattern or an event name (they read the visitor's recent events). */
-function usesEventDetail(rule: SegmentRule): boolean {
-  const list = 'all' in rule ? rule.all : rule.any;
-  return list.some((condition) =>
-    'all' in condition || 'any' in condition
-      ? usesEventDetail(condition)
-      : 'events' in condition && (condition.events.path !== undefined || condition.events.name !== undefined),
-  );
-}
-
 export function ruleSegment(id: string, rule: JsonObject): RuleSegment {
   const parsed = rule as unknown as SegmentRule;
   return { id, rule: parsed, eventTests: hasEventTests(parsed) };
 }
 
-function profileOf(identity: IdentityWithCompany | undefined, company: FitProfile['company'], country: string | null): FitProfile {
+export function profileOf(identity: IdentityWithCompany | undefined, company: FitProfile['company'], country: string | null): FitProfile {
   const email = identity?.email ?? null;
   const classified = email === null ? null : classifyEmail(email);
   return { emailKind: classified?.kind ?? null, emailDomain: classified?.domain ?? null, company, country };

@@ -23,6 +23,7 @@ import { LiveService } from './live.service.js';
 import { OverviewService } from './overview.service.js';
 import { TrafficOverviewService } from './traffic-overview.service.js';
 import { SearchService } from './search.service.js';
+import { SegmentDraftService } from './segment-draft.service.js';
 import { ExportService } from './export/export.service.js';
 import { RecordSearchService } from './record-search/record-search.service.js';
 import { UsersService } from './users.service.js';
@@ -33,6 +34,7 @@ export class WorkspaceServices {
   #identities?: IdentitiesService;
   #companies?: CompaniesService;
   #lists?: ListsService;
+  #segmentDrafts?: SegmentDraftService;
   #users?: UsersService;
   #imports?: ImportService;
   #overview?: OverviewService;
@@ -87,6 +89,10 @@ export class WorkspaceServices {
 
   get lists(): ListsService {
     return (this.#lists ??= new ListsService(this.store));
+  }
+
+  get segmentDrafts(): SegmentDraftService {
+    return (this.#segmentDrafts ??= new SegmentDraftService(this.store));
   }
 
   get users(): UsersService {

@@ -44,6 +44,20 @@ export class ListsService {
     return this.store.repos.lists.list(page);
   }
 
+  /** A page of lists, each with its member count (the dashboard's Lists page, C9.6). */
+  async listWithCounts(page: Page): Promise<PageResult<VisitorList & { members: number }>> {
+    const result = await this.store.repos.lists.list(page);
+    const counts = await this.store.repos.listMembers.countByLists(result.items.map((list) => list.id));
+    return { ...result, items: result.items.map((list) => ({ ...list, members: counts.get(list.id) ?? 0 })) };
+  }
+
+  /** A list with its rule and member count (the dashboard's list page, C9.6). */
+  async detail(id: string): Promise<VisitorList & { rule: JsonObject | null; members: number }> {
+    const list = await this.find(id);
+    const counts = await this.store.repos.listMembers.countByLists([list.id]);
+    return { ...list, members: counts.get(list.id) ?? 0 };
+  }
+
   async get(id: string): Promise<VisitorList> {
     const { rule: _rule, ...list } = await this.find(id);
     return list;

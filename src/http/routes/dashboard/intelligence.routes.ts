@@ -2,16 +2,15 @@
  * /dashboard/api: lead intelligence in the dashboard (CONTRACT C6.2, C6.4,
  * C7.5): the workspace's ideal customer (everyone reads it, admins set it,
  * through the same IntelligenceSettingsService as the CLI's `workspace
- * settings`; a PUT replaces it whole), and a list's page: its details with its rule, and its members
+ * settings`; a PUT replaces it whole), and a list's page: its details with its rule and member count, and its members
  * (the identities of the list, paged), as /api/v1/lists answers them.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Nullable, JsonObjectSchema } from '../../../schemas/fields.js';
-import { VisitorListSchema } from '../../../schemas/resources.js';
 import { workspaceOf } from '../../request-context.js';
 import { errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { ListIdentitiesEnvelope, VisitorListQuery } from '../../schemas/lists.schemas.js';
+import { ListDetailEnvelope } from '../../schemas/segments.schemas.js';
 
 const Names = (maxItems: number) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems });
 const IdealCustomer = Type.Object(
@@ -19,10 +18,6 @@ const IdealCustomer = Type.Object(
   { additionalProperties: false },
 );
 const IdealCustomerEnvelope = Type.Object({ data: IdealCustomer }, { additionalProperties: false });
-const ListDetailEnvelope = Type.Object(
-  { data: Type.Object({ ...VisitorListSchema.properties, rule: Nullable(JsonObjectSchema()) }, { additionalProperties: false }) },
-  { additionalProperties: false },
-);
 
 export const intelligenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const idealCustomer = (settings: { ideal_customer?: { industries?: string[]; employee_ranges?: string[]; countries?: string[] } }) => ({
@@ -45,9 +40,7 @@ export const intelligenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get('/lists/:id', { schema: { params: IdParams, response: { 200: ListDetailEnvelope, ...errorResponses(404) } } }, async (request) => {
-    const lists = workspaceOf(request).lists;
-    const list = await lists.get(request.params.id);
-    return { data: { ...list, rule: await lists.rule(request.params.id) } };
+    return { data: await workspaceOf(request).lists.detail(request.params.id) };
   });
 
   app.get(

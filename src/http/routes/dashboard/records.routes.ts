@@ -23,7 +23,8 @@ import {
   PersonalityListEnvelope,
 } from '../../schemas/identities.schemas.js';
 import { LeadEnvelope, LeadListQuery } from '../../schemas/leads.schemas.js';
-import { VisitorListListEnvelope, VisitorListQuery } from '../../schemas/lists.schemas.js';
+import { VisitorListQuery } from '../../schemas/lists.schemas.js';
+import { CountedListListEnvelope } from '../../schemas/segments.schemas.js';
 import { TrafficEnvelope, TrafficQuery } from '../../schemas/traffic.schemas.js';
 import { trafficRange } from '../../traffic-range.js';
 
@@ -151,10 +152,11 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/lists',
-    { schema: { querystring: VisitorListQuery, response: { 200: VisitorListListEnvelope, ...errorResponses(400) } } },
+    { schema: { querystring: VisitorListQuery, response: { 200: CountedListListEnvelope, ...errorResponses(400) } } },
     async (request) => {
       const page = pageOf(request.query);
-      return listBody(await workspaceOf(request).lists.list(page), page);
+      // with member counts (C9.6): an index-only count per page of lists (docs/segments.md)
+      return listBody(await workspaceOf(request).lists.listWithCounts(page), page);
     },
   );
 };
