@@ -19,7 +19,7 @@ import { OverviewPage } from './pages/overview';
 import { SetPasswordPage } from './pages/set-password';
 import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
-import { LEAD_SORTS, type CompanySearch, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
+import { LEAD_SORTS, OVERVIEW_RANGES, type CompanySearch, type IdentitySearch, type LeadSearch, type LeadSort, type OverviewRange, type OverviewSearch } from './search-params';
 import { fetchSession, SESSION_KEY } from './session';
 
 const text = (value: unknown) => (value === undefined || value === null || value === '' ? undefined : String(value));
@@ -62,7 +62,15 @@ const appRoute = createRoute({
 const overviewRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/',
-  validateSearch: (search: Record<string, unknown>): { days?: 30 | 90 } => ({ days: Number(search.days) === 90 ? 90 : undefined }),
+  validateSearch: (search: Record<string, unknown>): OverviewSearch => {
+    const range = OVERVIEW_RANGES.includes(search.range as OverviewRange) ? (search.range as OverviewRange) : undefined;
+    return {
+      range: range === '30d' ? undefined : range,
+      from: range === 'custom' ? text(search.from) : undefined,
+      to: range === 'custom' ? text(search.to) : undefined,
+      site: text(search.site),
+    };
+  },
   component: OverviewPage,
 });
 
