@@ -23,7 +23,8 @@ import { benchIngest } from './lib/ingest.js';
 import { benchIntegrations } from './lib/integrations.js';
 import { benchCompanies } from './lib/companies.js';
 import { MODULE_FLAGS, MODULE_IDS, runModules } from './lib/modules.js';
-import { BULK_IMPORT, COMPANIES, INGEST, INTEGRATIONS, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
+import { benchOverview } from './lib/overview.js';
+import { BULK_IMPORT, COMPANIES, INGEST, INTEGRATIONS, OVERVIEW, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
 
 const SERVER_CORE = 0;
 const RUN_DIR = path.join(BENCH_DIR, 'run');
@@ -374,13 +375,23 @@ async function main(): Promise<number> {
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
   log(`Leadlight bench: ${JSON.stringify(options)}`);
 
-  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS && id !== COMPANIES && !MODULE_IDS.includes(id));
+  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS && id !== COMPANIES && id !== OVERVIEW && !MODULE_IDS.includes(id));
   if (options.scenarios.includes(COMPANIES)) run.notes.push(...benchCompanies(log));
   for (const store of options.stores) {
     if (options.scenarios.includes(INGEST)) {
       const result = await benchIngest(store, { ...options, logDir: LOG_DIR }, log);
       run.ingest.push(result);
       run.failures.push(...result.failures.map((failure) => `${store}/ingest: ${failure}`));
+    }
+    if (options.scenarios.includes(OVERVIEW)) {
+      try {
+        const result = await benchOverview(store, log);
+        run.notes.push(`overview ${store}: ${JSON.stringify(result)}`);
+        for (const entry of result.results) if (entry.case.startsWith('90 days') && entry.medianMs > 300) run.failures.push(`${store}/overview: ${entry.case} took ${entry.medianMs} ms (median), over 300 ms`);
+      } catch (error) {
+        log(`[${store}/overview] FAILED: ${message(error)}`);
+        run.failures.push(`${store}/overview: ${message(error)}`);
+      }
     }
     if (options.scenarios.includes(INTEGRATIONS)) {
       try {

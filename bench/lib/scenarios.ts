@@ -69,7 +69,9 @@ export const INGEST = 'ingest';
 export const INTEGRATIONS = 'integrations';
 /** the company classifier on the labelled evaluation set, no store (lib/companies.ts) */
 export const COMPANIES = 'companies';
-export const SCENARIO_IDS = [...SCENARIOS.map((scenario) => scenario.id), BULK_IMPORT, INGEST, INTEGRATIONS, COMPANIES];
+/** the overview of 90 days on counters of 10 million events, each store on an empty database of its own (lib/overview.ts) */
+export const OVERVIEW = 'overview';
+export const SCENARIO_IDS = [...SCENARIOS.map((scenario) => scenario.id), BULK_IMPORT, INGEST, INTEGRATIONS, COMPANIES, OVERVIEW];
 
 /** Well-formed (ll_prod_ and 40 base62 characters) but belongs to no workspace. */
 export const BAD_KEY = `ll_prod_${'0123456789abcdefghij'.repeat(2)}`;

@@ -12,7 +12,18 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { AppLayout } from './components/layout';
 import { NotFoundPage } from './pages/not-found';
-import { COMPANY_SORTS, LEAD_SORTS, type CompanySearch, type CompanySort, type IdentitySearch, type LeadSearch, type LeadSort } from './search-params';
+import {
+  COMPANY_SORTS,
+  LEAD_SORTS,
+  OVERVIEW_RANGES,
+  type CompanySearch,
+  type CompanySort,
+  type IdentitySearch,
+  type LeadSearch,
+  type LeadSort,
+  type OverviewRange,
+  type OverviewSearch,
+} from './search-params';
 import { fetchSession, SESSION_KEY } from './session';
 
 const text = (value: unknown) => (value === undefined || value === null || value === '' ? undefined : String(value));
@@ -55,7 +66,15 @@ const appRoute = createRoute({
 const overviewRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/',
-  validateSearch: (search: Record<string, unknown>): { days?: 30 | 90 } => ({ days: Number(search.days) === 90 ? 90 : undefined }),
+  validateSearch: (search: Record<string, unknown>): OverviewSearch => {
+    const range = OVERVIEW_RANGES.includes(search.range as OverviewRange) ? (search.range as OverviewRange) : undefined;
+    return {
+      range: range === '30d' ? undefined : range,
+      from: range === 'custom' ? text(search.from) : undefined,
+      to: range === 'custom' ? text(search.to) : undefined,
+      site: text(search.site),
+    };
+  },
   component: lazyRouteComponent(() => import('./pages/overview'), 'OverviewPage'),
 });
 

@@ -33,3 +33,16 @@ export interface CompanySearch {
   /** the order (C9.4); absent is newest first */
   sort?: CompanySort;
 }
+
+/** the overview's period presets (C9.5); absent is the last 30 days */
+export const OVERVIEW_RANGES = ['today', '7d', '30d', '90d', 'custom'] as const;
+export type OverviewRange = (typeof OVERVIEW_RANGES)[number];
+
+export interface OverviewSearch {
+  range?: OverviewRange;
+  /** a custom range's days (YYYY-MM-DD, UTC), with range=custom */
+  from?: string;
+  to?: string;
+  /** a site (host) to limit the figures to */
+  site?: string;
+}

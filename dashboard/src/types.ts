@@ -82,3 +82,12 @@ export type { Condition, EventTest, FieldTest, SegmentRule } from '../../src/int
 export type DraftCount = DataOf<Post<'/dashboard/api/segments/count'>>;
 /** a value the segment builder suggests, with how many people or companies hold it */
 export type Suggestion = ItemOf<Get<'/dashboard/api/segments/suggestions'>>;
+/** the overview's traffic (C9.5): figures with their previous period, days, breakdowns and sites */
+export type TrafficOverview = DataOf<Get<'/dashboard/api/overview/traffic'>>;
+export type TrafficFigures = TrafficOverview['figures'];
+/** one figure: its value in the period and in the previous one */
+export type Figure = TrafficFigures[keyof TrafficFigures];
+export type TrafficDayPoint = TrafficOverview['days'][number];
+export type TrafficBreakdowns = TrafficOverview['breakdowns'];
+/** a row of a breakdown by referrer, campaign, country, device or browser */
+export type BreakdownRow = TrafficBreakdowns['referrers'][number];

@@ -107,11 +107,11 @@ describe('C9.9: the overview loads only its own code and does not shift, on SQLi
         await route.continue();
       });
       await page.goto(`${base}/`);
-      await page.getByText('Drawing the chart…').waitFor();
+      await page.getByRole('region', { name: /Leads per day by source/ }).getByText('Drawing the chart…').waitFor();
       const chartPending = (await page.evaluate('performance.now()')) as number;
       releaseChart();
       await page.locator('figure[aria-label="New identities per day"] svg').first().waitFor();
-      await page.getByRole('heading', { name: 'Top pages' }).waitFor();
+      await page.getByRole('heading', { name: 'Pages', exact: true }).waitFor();
       await page.waitForTimeout(500);
       const shifts = (await page.evaluate('window.__shifts')) as { value: number; at: number; moved: string[] }[];
       await screenshot(page, `performance-overview-${width}`);
@@ -126,7 +126,12 @@ describe('C9.9: the overview loads only its own code and does not shift, on SQLi
 
   it('a page opened first fetches the entry and its own chunks only: the chart library only on the overview', async () => {
     const entry = chunkFiles(manifest, 'index.html');
-    const overview = new Set([...entry, ...chunkFiles(manifest, 'src/pages/overview.tsx'), ...chunkFiles(manifest, 'src/components/leads-chart.tsx')]);
+    const overview = new Set([
+      ...entry,
+      ...chunkFiles(manifest, 'src/pages/overview.tsx'),
+      ...chunkFiles(manifest, 'src/components/leads-chart.tsx'),
+      ...chunkFiles(manifest, 'src/components/traffic-chart.tsx'),
+    ]);
     const leads = new Set([...entry, ...chunkFiles(manifest, 'src/pages/leads.tsx')]);
     // the leads page's and the chart's own files are not the entry's
     expect(entry.has(`/${manifest['src/pages/leads.tsx']!.file}`)).toBe(false);

@@ -127,9 +127,9 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     const page = await signInAs(admin);
     await page.getByRole('heading', { name: /Leads per day by source/ }).waitFor();
     await page.locator('.recharts-surface').first().waitFor();
-    // no page views tracked in this workspace yet: the top pages say how to get some
-    await page.getByRole('region', { name: 'Top pages' }).getByText('No page views in the last 30 days').waitFor();
-    await page.getByRole('region', { name: 'Top pages' }).getByRole('link', { name: 'Settings' }).waitFor();
+    // no page views tracked in this workspace yet: the pages breakdown says how to get some
+    await page.getByRole('region', { name: 'Pages', exact: true }).getByText('No page views in this period').waitFor();
+    await page.getByRole('region', { name: 'Pages', exact: true }).getByRole('link', { name: 'Settings' }).waitFor();
     await screenshot(page, `${kind}-overview-1280`);
     const narrow = await signInAs(admin, 390);
     await narrow.locator('.recharts-surface').first().waitFor();
@@ -140,24 +140,24 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     const page = await signInAs(demoAdmin);
     const expected = await t.services.forWorkspace(demo.id).overview.summary(30);
     expect(expected.top_pages.length).toBeGreaterThan(3);
-    const region = page.getByRole('region', { name: 'Top pages' });
+    const region = page.getByRole('region', { name: 'Pages', exact: true });
     const rows = region.locator('tbody tr');
     await rows.first().waitFor();
     await expect(rows.count()).resolves.toBe(expected.top_pages.length);
     const first = expected.top_pages[0]!;
     await expect(rows.first().textContent()).resolves.toBe(`${first.path}${first.views.toLocaleString('en')}`);
-    await region.getByText(first.host).waitFor();
-    await expect(page.getByRole('region', { name: 'Most viewed page' }).textContent()).resolves.toContain(first.path);
+    // each page is a link to its address
+    await expect(rows.first().getByRole('link').getAttribute('href')).resolves.toBe(`https://${first.host}${first.path}`);
     await page.locator('.recharts-surface').first().waitFor();
     await screenshot(page, `${kind}-overview-demo-1280`);
     await page.getByRole('radio', { name: 'Last 90 days' }).check();
-    await page.waitForURL(/days=90/);
+    await page.waitForURL(/range=90d/);
     const ninety = await t.services.forWorkspace(demo.id).overview.summary(90);
     await expect
       .poll(async () => region.locator('tbody tr td:last-child').allTextContents())
       .toEqual(ninety.top_pages.map((entry) => entry.views.toLocaleString('en')));
     const narrow = await signInAs(demoAdmin, 390);
-    await narrow.getByRole('region', { name: 'Top pages' }).locator('tbody tr').first().waitFor();
+    await narrow.getByRole('region', { name: 'Pages', exact: true }).locator('tbody tr').first().waitFor();
     await narrow.locator('.recharts-surface').first().waitFor();
     await screenshot(narrow, `${kind}-overview-demo-390`);
   });

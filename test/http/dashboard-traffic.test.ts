@@ -31,7 +31,8 @@ interface Traffic {
   site: string | null;
   sites: string[];
   figures: Record<'visitors' | 'sessions' | 'page_views' | 'bounce_rate' | 'average_session_seconds' | 'leads' | 'identities', Figure>;
-  days: { day: string; visitors: number; page_views: number; sessions: number; leads: number; identities: number }[];
+  days: { day: string; visitors: number; page_views: number; sessions: number; leads: number; by_source: Record<string, number>; identities: number }[];
+  lead_sources: string[];
   breakdowns: Record<'referrers' | 'campaigns' | 'countries' | 'devices' | 'browsers', { value: string; sessions: number; bounce_rate: number }[]> & {
     pages: { host: string; path: string; url: string; views: number }[];
   };
@@ -114,7 +115,9 @@ describe.each(storeKinds())('the overview traffic on %s', (kind) => {
       leads: { value: 1, previous: 0 },
       identities: { value: 1, previous: 0 },
     });
-    expect(data.days).toEqual([{ day: D, visitors: 3, page_views: 6, sessions: 3, leads: 1, identities: 1 }]);
+    // B's conversion: its session's landing page has no campaign and no referrer
+    expect(data.days).toEqual([{ day: D, visitors: 3, page_views: 6, sessions: 3, leads: 1, by_source: { website: 1 }, identities: 1 }]);
+    expect(data.lead_sources).toEqual(['website']);
     expect(data.sites).toEqual(['shop.example.com', 'blog.example.com']);
   });
 

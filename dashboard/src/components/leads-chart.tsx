@@ -10,9 +10,12 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { shortDay } from '../format';
 import type { Overview } from '../types';
 
+/** what the chart draws: days with their leads by source and new identities, and the sources in order */
+type LeadDays = { days: Pick<Overview['days'][number], 'day' | 'by_source' | 'identities'>[]; sources: string[] };
+
 const PALETTE = ['#2563eb', '#db2777', '#16a34a', '#ea580c', '#7c3aed', '#0891b2', '#ca8a04', '#64748b'];
 
-export default function LeadsChart({ overview }: { overview: Overview }) {
+export default function LeadsChart({ overview }: { overview: LeadDays }) {
   const rows = overview.days.map((day) => ({ day: shortDay(day.day), ...day.by_source, identities: day.identities }));
   const other = overview.sources.length > PALETTE.length;
   return (

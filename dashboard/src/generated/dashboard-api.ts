@@ -1590,8 +1590,13 @@ export interface paths {
                                     page_views: number;
                                     sessions: number;
                                     leads: number;
+                                    by_source: {
+                                        [key: string]: number;
+                                    };
                                     identities: number;
                                 }[];
+                                /** @description every lead source of the period, most leads first */
+                                lead_sources: string[];
                                 breakdowns: {
                                     pages: {
                                         host: string;

@@ -1,174 +1,117 @@
 /**
- * Overview: leads per day for the last 30 or 90 days by source (from the
- * per-day counters), new identities per day, the totals of the period, and
- * the most viewed pages (from the per-day page counters the tracker's events
- * keep), with a pointer to the site keys while there are none; a workspace
- * without events opens with its first run (components/first-run.tsx).
+ * Overview (C9.5): for a period (a preset or a custom From–To, UTC days)
+ * and a site, the figures with their change against the previous period
+ * of equal length, visitors and page views per day, the breakdowns, and
+ * leads per day by source (last: the one block whose height depends on its
+ * data, so that its settling moves nothing below it); all from counters the server keeps as events
+ * arrive. Every block has its size before its data arrives (reserved
+ * heights; the charts are loaded lazily into fixed frames), so nothing
+ * shifts as it loads; the previous answer stays while the next loads. A
+ * workspace without events opens with its first run (components/first-run.tsx).
  */
-import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
+import type { TrafficOverview } from '../types';
 import { api } from '../api';
+import { Breakdowns } from '../components/breakdowns';
 import { FirstRun } from '../components/first-run';
-import { Empty, Loading, QueryView } from '../components/states';
-import { shortDay } from '../format';
-import type { Overview, TopPage } from '../types';
 import { useLiveStream } from '../components/live-stream';
+import { OverviewControls } from '../components/overview-controls';
+import { OverviewFigures } from '../components/overview-figures';
+import { Empty, ErrorState, Loading } from '../components/states';
+import { shortDay } from '../format';
+import { periodOf } from '../overview-range';
 import { useLiveSnapshot } from './live';
 
-// the chart's chunk (Recharts) starts loading with this page, alongside the overview's data, not after it
-const chartChunk = import('../components/leads-chart');
-const LeadsChart = lazy(() => chartChunk);
+// the charts' chunks start loading with this page, alongside the overview's data, not after it
+const trafficChartChunk = import('../components/traffic-chart');
+const leadsChartChunk = import('../components/leads-chart');
+const TrafficChart = lazy(() => trafficChartChunk);
+const LeadsChart = lazy(() => leadsChartChunk);
 
 export function OverviewPage() {
-  const { days = 30 } = useSearch({ from: '/app/' });
-  const navigate = useNavigate();
+  const search = useSearch({ from: '/app/' });
+  const period = periodOf(search);
+  const range = `from=${period.from}&to=${period.to}`;
+  // one request: the figures, the days (with leads by source) and the breakdowns
+  const siteQuery = search.site === undefined ? '' : `&site=${encodeURIComponent(search.site)}`;
   useLiveStream();
   const live = useLiveSnapshot();
-  const overview = useQuery({
-    queryKey: ['overview', days],
-    queryFn: () => api<{ data: Overview }>(`/overview?days=${days}`).then((body) => body.data),
+  const traffic = useQuery({
+    queryKey: ['overview', 'traffic', period.from, period.to, search.site ?? ''],
+    queryFn: () => api<{ data: TrafficOverview }>(`/overview/traffic?${range}${siteQuery}`).then((body) => body.data),
+    placeholderData: keepPreviousData,
   });
+  const data = traffic.data;
+  const noLeads = data !== undefined && data.figures.leads.value === 0 && data.figures.identities.value === 0;
+  const title = `${shortDay(period.from)} to ${shortDay(period.to)}`;
   return (
     <>
       <div className="page-head">
         <h1>Overview</h1>
-        <fieldset className="segmented">
-          <legend className="visually-hidden">Period</legend>
-          {([30, 90] as const).map((option) => (
-            <label key={option}>
-              <input
-                type="radio"
-                name="period"
-                value={option}
-                checked={days === option}
-                onChange={() => void navigate({ to: '/', search: { days: option === 90 ? 90 : undefined } })}
-              />
-              Last {option} days
-            </label>
-          ))}
-        </fieldset>
       </div>
+      <OverviewControls key={`${period.range} ${period.from} ${period.to}`} search={search} period={period} sites={data?.sites ?? []} />
       <FirstRun />
-      <QueryView query={overview}>
-        {(data) => (
-          <>
-            <div className="tiles">
-              <section className="tile" aria-label="Active visitors">
-                <span className="tile-label">Active visitors</span>
-                <span className="tile-value">{live.data === undefined ? '…' : live.data.active_visitors.toLocaleString('en')}</span>
-                <span className="muted">in the last 5 minutes</span>
-                <Link to="/live">See them live</Link>
-              </section>
-              <section className="tile" aria-label="Leads in the period">
-                <span className="tile-label">Leads</span>
-                <span className="tile-value">{data.totals.leads.toLocaleString('en')}</span>
-                <Link to="/leads">See the leads</Link>
-              </section>
-              <section className="tile" aria-label="New identities in the period">
-                <span className="tile-label">New identities</span>
-                <span className="tile-value">{data.totals.identities.toLocaleString('en')}</span>
-                <Link to="/identities">See the identities</Link>
-              </section>
-              <section className="tile" aria-label="Top sources">
-                <span className="tile-label">Top sources</span>
-                {data.sources.length === 0 ? (
-                  <span className="muted">No leads in this period.</span>
-                ) : (
-                  <ol className="compact">
-                    {data.sources.slice(0, 3).map((source) => (
-                      <li key={source}>
-                        <Link to="/leads" search={{ source }}>
-                          {source}
-                        </Link>{' '}
-                        <span className="muted">{data.days.reduce((sum, day) => sum + (day.by_source[source] ?? 0), 0)}</span>
-                      </li>
-                    ))}
-                  </ol>
-                )}
-              </section>
-              <section className="tile" aria-label="Most viewed page">
-                <span className="tile-label">Most viewed page</span>
-                {data.top_pages[0] === undefined ? (
-                  <span className="muted">No page views in this period.</span>
-                ) : (
-                  <>
-                    <span className="tile-page mono">{data.top_pages[0].path}</span>
-                    <span className="muted">{data.top_pages[0].views.toLocaleString('en')} views</span>
-                  </>
-                )}
-              </section>
-            </div>
-            <section className="card">
-              <h2>
-                Leads per day by source, {shortDay(data.days[0]?.day ?? '')} to {shortDay(data.days.at(-1)?.day ?? '')}
-              </h2>
-              {data.totals.leads === 0 && data.totals.identities === 0 ? (
-                <Empty>No leads or identities in this period yet.</Empty>
-              ) : (
-                <Suspense fallback={<div className="charts-space"><Loading label="Drawing the chart…" /></div>}>
-                  <LeadsChart overview={data} />
-                </Suspense>
-              )}
-            </section>
-            <TopPages pages={data.top_pages} days={days} />
-          </>
-        )}
-      </QueryView>
-    </>
-  );
-}
-
-function TopPages({ pages, days }: { pages: TopPage[]; days: number }) {
-  const hosts = new Set(pages.map((page) => page.host));
-  const [onlyHost] = hosts;
-  const most = pages[0]?.views ?? 0;
-  return (
-    <section className="card" aria-labelledby="top-pages-title">
-      <h2 id="top-pages-title">Top pages</h2>
-      {pages.length === 0 ? (
-        <Empty>
-          No page views in the last {days} days. Install the tracker on your site with a site key from <Link to="/settings">Settings</Link> to see your most
-          viewed pages here.
-        </Empty>
-      ) : (
-        <>
-          {hosts.size === 1 && onlyHost !== '' && (
-            <p className="hint">
-              Page views on <span className="mono">{onlyHost}</span> in the last {days} days.
-            </p>
+      {traffic.isError && <ErrorState error={traffic.error} retry={() => void traffic.refetch()} />}
+      <p className="hint period-line" aria-live="polite">
+        {title}
+        {search.site === undefined ? ', every site' : `, ${search.site}`}
+        {data !== undefined && `; compared with ${shortDay(data.previous.from)} to ${shortDay(data.previous.to)}`}
+      </p>
+      <div className="tiles">
+        <section className="tile" aria-label="Active visitors">
+          <span className="tile-label">Active visitors</span>
+          <span className="tile-value">{live.data === undefined ? '…' : live.data.active_visitors.toLocaleString('en')}</span>
+          <span className="muted">in the last 5 minutes</span>
+          <Link to="/live">See them live</Link>
+        </section>
+        <section className="tile" aria-label="Top sources">
+          <span className="tile-label">Top sources</span>
+          {data === undefined ? (
+            <span className="muted">…</span>
+          ) : data.lead_sources.length === 0 ? (
+            <span className="muted">No leads in this period.</span>
+          ) : (
+            <ol className="compact">
+              {data.lead_sources.slice(0, 3).map((source) => (
+                <li key={source}>
+                  <Link to="/leads" search={{ source }}>
+                    {source}
+                  </Link>{' '}
+                  <span className="muted">{data.days.reduce((sum, day) => sum + (day.by_source[source] ?? 0), 0)}</span>
+                </li>
+              ))}
+            </ol>
           )}
-          <div className="table-wrap">
-            <table className="top-pages">
-              <caption className="visually-hidden">The most viewed pages in the last {days} days</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Page</th>
-                  <th scope="col" className="numeric">
-                    Views
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {pages.map((page) => (
-                  <tr key={`${page.host} ${page.path}`}>
-                    <td>
-                      <div className="page-cell">
-                        <span className="page-bar" style={{ width: `${most === 0 ? 0 : Math.max(2, (page.views / most) * 100)}%` }} aria-hidden="true" />
-                        <span className="page-name">
-                          {hosts.size > 1 && <span className="muted">{page.host}</span>}
-                          <span className="mono">{page.path}</span>
-                        </span>
-                      </div>
-                    </td>
-                    <td className="numeric">{page.views.toLocaleString('en')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
-      )}
-    </section>
+        </section>
+      </div>
+      <OverviewFigures figures={data?.figures} previous={data === undefined ? undefined : `${data.previous.from} to ${data.previous.to}`} />
+      <section className="card" aria-labelledby="traffic-chart-title">
+        <h2 id="traffic-chart-title">Visitors and page views per day, {title}</h2>
+        <div className="chart-frame">
+          {data !== undefined && (
+            <Suspense fallback={<Loading label="Drawing the chart…" />}>
+              <TrafficChart days={data.days} />
+            </Suspense>
+          )}
+        </div>
+      </section>
+      <Breakdowns breakdowns={data?.breakdowns} />
+      <section className="card" aria-labelledby="leads-chart-title">
+        <h2 id="leads-chart-title">Leads per day by source, {title}</h2>
+        {/* the frame keeps the chart's height while the data and the chart's code load (no layout shift) */}
+        <div className={data !== undefined && noLeads ? undefined : 'chart-frame leads-frame'}>
+          {data !== undefined &&
+            (noLeads ? (
+              <Empty>No leads or identities in this period yet.</Empty>
+            ) : (
+              <Suspense fallback={<Loading label="Drawing the chart…" />}>
+                <LeadsChart overview={{ days: data.days, sources: data.lead_sources }} />
+              </Suspense>
+            ))}
+        </div>
+      </section>
+    </>
   );
 }

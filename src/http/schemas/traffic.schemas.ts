@@ -60,11 +60,13 @@ export const TrafficEnvelope = Type.Object(
               page_views: Type.Integer(),
               sessions: Type.Integer(),
               leads: Type.Integer(),
+              by_source: Type.Record(Type.String(), Type.Integer()),
               identities: Type.Integer(),
             },
             { additionalProperties: false },
           ),
         ),
+        lead_sources: Type.Array(Type.String(), { description: 'every lead source of the period, most leads first' }),
         breakdowns: Type.Object(
           {
             pages: Type.Array(

@@ -1,6 +1,6 @@
 /**
  * The dashboard's overview of a workspace: leads per UTC day by source over
- * the last N days, read from the per-day counters that keep lead totals
+ * the last N days (or a range of days), read from the per-day counters that keep lead totals
  * exact (lead_counts), new identities per day, and the most viewed pages
  * of the period (from the per-day page counters the ingest keeps,
  * page_counts). Days without any are filled with zeros, so a chart has one
@@ -9,6 +9,7 @@
 import type { WorkspaceStore } from '../../repositories/index.js';
 import { ALL_LEADS } from '../../repositories/tenant/lead-counts.repository.js';
 import type { TopPage } from '../../repositories/tenant/page-counts.repository.js';
+import { lastDays, rangeDays, type DayRange } from './traffic-overview.service.js';
 
 const DAY_MS = 86_400_000;
 /** how many of the most viewed pages the overview shows */
@@ -44,18 +45,24 @@ export class OverviewService {
     return { received_events: await this.store.repos.visitors.any() };
   }
 
+  /** The last `days` days, today (UTC) included. */
   async summary(days: number, at: number = Date.now()): Promise<Overview> {
+    return this.summaryOf(lastDays(days, at));
+  }
+
+  /** From `range.from` to `range.to`, both included (UTC days); at most MAX_RANGE_DAYS (the caller checks). */
+  async summaryOf(range: DayRange): Promise<Overview> {
     const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-    const today = Date.parse(`${dayOf(at)}T00:00:00.000Z`);
-    const first = dayOf(today - (days - 1) * DAY_MS);
+    const first = range.from;
     const [counts, identities, topPages] = await Promise.all([
-      this.store.repos.leadCounts.range(first, dayOf(today)),
+      this.store.repos.leadCounts.range(first, range.to),
       this.store.repos.identities.countByDay(first),
-      this.store.repos.pageCounts.top(first, dayOf(today), TOP_PAGES),
+      this.store.repos.pageCounts.top(first, range.to, TOP_PAGES),
     ]);
     const byDay = new Map<string, OverviewDay>();
-    for (let index = 0; index < days; index += 1) {
-      const day = dayOf(today - (days - 1 - index) * DAY_MS);
+    const start = Date.parse(`${first}T00:00:00.000Z`);
+    for (let index = 0; index < rangeDays(range); index += 1) {
+      const day = dayOf(start + index * DAY_MS);
       byDay.set(day, { day, leads: 0, by_source: {}, identities: 0 });
     }
     const sourceTotals = new Map<string, number>();

@@ -1,7 +1,7 @@
 /**
  * The overview's traffic (CONTRACT C9.5): for a range of UTC days and an
  * optional site, the figures of the period and of the previous period of
- * equal length, one point per day, and the breakdowns, all read from
+ * equal length, one point per day (with its leads by source), and the breakdowns, all read from
  * counters kept as events arrive (traffic_counts, page_counts, lead_counts)
  * and the identities' creation index: never the event log. Visitors are
  * counted once per day (docs/overview.md), so a period's visitors are the
@@ -80,7 +80,7 @@ export class TrafficOverviewService {
     const points = new Map<string, TrafficDayPoint>();
     for (let ms = msOf(previous.from); ms <= msOf(range.to); ms += DAY_MS) {
       const day = dayOf(ms);
-      points.set(day, { day, visitors: 0, page_views: 0, sessions: 0, leads: 0, identities: 0 });
+      points.set(day, { day, visitors: 0, page_views: 0, sessions: 0, leads: 0, by_source: {}, identities: 0 });
     }
     const extra = new Map<string, { bounces: number; duration_ms: number }>();
     for (const row of days) {
@@ -91,10 +91,20 @@ export class TrafficOverviewService {
       point.sessions = row.sessions;
       extra.set(row.day, { bounces: row.bounces, duration_ms: row.duration_ms });
     }
+    const sourceTotals = new Map<string, number>();
     for (const row of leadRows) {
       const point = points.get(row.day);
-      if (point !== undefined && row.bucket === ALL_LEADS) point.leads += row.count;
+      if (point === undefined) continue;
+      if (row.bucket === ALL_LEADS) point.leads += row.count;
+      else if (point.day >= range.from) {
+        const source = row.bucket.slice(1);
+        point.by_source[source] = (point.by_source[source] ?? 0) + row.count;
+        sourceTotals.set(source, (sourceTotals.get(source) ?? 0) + row.count);
+      }
     }
+    const leadSources = [...sourceTotals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([source]) => source);
+    const shown = [...points.values()].filter((point) => point.day >= range.from);
+    for (const point of shown) for (const source of leadSources) point.by_source[source] ??= 0;
     for (const row of identityRows) {
       const point = points.get(row.day);
       if (point !== undefined) point.identities += row.count;
@@ -130,7 +140,8 @@ export class TrafficOverviewService {
       site: site ?? null,
       sites,
       figures: figures(now, before),
-      days: [...points.values()].filter((point) => point.day >= range.from),
+      days: shown,
+      lead_sources: leadSources,
       breakdowns,
     };
   }

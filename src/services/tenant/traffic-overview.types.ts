@@ -30,6 +30,8 @@ export interface TrafficDayPoint {
   page_views: number;
   sessions: number;
   leads: number;
+  /** the day's leads by source; every source of `lead_sources` is present */
+  by_source: Record<string, number>;
   identities: number;
 }
 
@@ -69,5 +71,7 @@ export interface TrafficOverview {
   figures: TrafficFigures;
   /** one point per day of the period, oldest first */
   days: TrafficDayPoint[];
+  /** every lead source of the period, most leads first */
+  lead_sources: string[];
   breakdowns: TrafficBreakdowns;
 }
