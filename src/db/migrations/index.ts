@@ -21,6 +21,7 @@ import { searchPairsMigration } from './0013b-search-pairs.js';
 import { changesMigration } from './0014-changes.js';
 import { leadScoreMigration } from './0015a-lead-score.js';
 import { leadNotesMigration } from './0015b-lead-notes.js';
+import { digestsMigration } from './0017-digests.js';
 import { alertsMigration } from './0019a-alerts.js';
 
 /** every migration by name, for one kind of store */
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0014-changes': changesMigration,
   '0015a-lead-score': leadScoreMigration,
   '0015b-lead-notes': leadNotesMigration,
+  '0017-digests': digestsMigration,
   '0019a-alerts': alertsMigration,
 };
 

@@ -11,6 +11,8 @@ import { ActivityRepository } from './activity.repository.js';
 import { ChangesRepository } from './changes.repository.js';
 import { AlertsRepository } from './alerts.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
+import { DigestContentRepository } from './digest-content.repository.js';
+import { DigestsRepository } from './digests.repository.js';
 import { CompanyRulesRepository } from './company-rules.repository.js';
 import { EnrichmentQueueRepository } from './enrichment-queue.repository.js';
 import { ErasureRepository } from './erasure.repository.js';
@@ -60,6 +62,8 @@ export interface TenantRepositories {
   search: SearchRepository;
   changes: ChangesRepository;
   alerts: AlertsRepository;
+  digests: DigestsRepository;
+  digestContent: DigestContentRepository;
   leadNotes: LeadNotesRepository;
   live: LiveRepository;
   recordSearch: RecordSearchRepository;
@@ -92,6 +96,8 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   search: SearchRepository,
   changes: ChangesRepository,
   alerts: AlertsRepository,
+  digests: DigestsRepository,
+  digestContent: DigestContentRepository,
   leadNotes: LeadNotesRepository,
   live: LiveRepository,
   recordSearch: RecordSearchRepository,
