@@ -132,6 +132,8 @@ export interface WorkspaceSettings {
   created_at: string;
   prod_last_use: string | null;
   dev_last_use: string | null;
+  /** the IANA time zone whose 08:00 sends digests (C10.4) */
+  time_zone: string;
 }
 
 export interface IdealCustomer {

@@ -60,20 +60,40 @@ select
   "identities"."email",
   "companies"."name" as "company_name",
   "visitors"."first_seen",
-  "visitors"."session_started_at" as "returned_at"
+  (
+    select
+      max("sessions"."started_at") as "at"
+    from
+      "sessions"
+    where
+      "sessions"."workspace_id" = $1
+      and "sessions"."visitor_id" = "visitors"."id"
+      and "sessions"."started_at" >= $2
+      and "sessions"."started_at" < $3
+  ) as "returned_at"
 from
   "visitors"
   inner join "identities" on "identities"."id" = "visitors"."identity_id"
-  and "identities"."workspace_id" = $1
+  and "identities"."workspace_id" = $4
   left join "companies" on "companies"."id" = "identities"."company_id"
-  and "companies"."workspace_id" = $2
+  and "companies"."workspace_id" = $5
 where
-  "visitors"."workspace_id" = $3
-  and "visitors"."session_started_at" >= $4
-  and "visitors"."session_started_at" < $5
-  and "visitors"."first_seen" < $6
+  "visitors"."workspace_id" = $6
+  and "visitors"."last_seen" >= $7
+  and "visitors"."first_seen" < $8
+  and exists (
+    select
+      "sessions"."id"
+    from
+      "sessions"
+    where
+      "sessions"."workspace_id" = $9
+      and "sessions"."visitor_id" = "visitors"."id"
+      and "sessions"."started_at" >= $10
+      and "sessions"."started_at" < $11
+  )
 order by
-  "visitors"."session_started_at" desc,
+  "returned_at" desc,
   "identities"."id"
 limit
-  $7;
+  $12;

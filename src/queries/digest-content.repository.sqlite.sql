@@ -60,7 +60,17 @@ select
   "identities"."email",
   "companies"."name" as "company_name",
   "visitors"."first_seen",
-  "visitors"."session_started_at" as "returned_at"
+  (
+    select
+      max("sessions"."started_at") as "at"
+    from
+      "sessions"
+    where
+      "sessions"."workspace_id" = ?
+      and "sessions"."visitor_id" = "visitors"."id"
+      and "sessions"."started_at" >= ?
+      and "sessions"."started_at" < ?
+  ) as "returned_at"
 from
   "visitors"
   inner join "identities" on "identities"."id" = "visitors"."identity_id"
@@ -69,11 +79,21 @@ from
   and "companies"."workspace_id" = ?
 where
   "visitors"."workspace_id" = ?
-  and "visitors"."session_started_at" >= ?
-  and "visitors"."session_started_at" < ?
+  and "visitors"."last_seen" >= ?
   and "visitors"."first_seen" < ?
+  and exists (
+    select
+      "sessions"."id"
+    from
+      "sessions"
+    where
+      "sessions"."workspace_id" = ?
+      and "sessions"."visitor_id" = "visitors"."id"
+      and "sessions"."started_at" >= ?
+      and "sessions"."started_at" < ?
+  )
 order by
-  "visitors"."session_started_at" desc,
+  "returned_at" desc,
   "identities"."id"
 limit
   ?;

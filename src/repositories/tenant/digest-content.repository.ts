@@ -3,8 +3,10 @@
  * leads created in it that are qualified, the companies seen in it with the
  * best stored account scores (candidates: the digest scores them again,
  * services/intelligence/accounts.ts), and the identified people who came
- * back in it (a session started in it by a visitor first seen before it).
+ * back in it (a session started in it, found by the sessions' visitor
+ * index, by a visitor first seen before it).
  */
+import { sql } from 'kysely';
 import { QUALIFIED_FROM } from '../../intelligence/score-thresholds.js';
 import { TenantRepository } from './tenant-repository.js';
 
@@ -62,6 +64,13 @@ export class DigestContentRepository extends TenantRepository {
   /** Identified people whose visitor started a session in [from, to) and was first seen before `from`, latest first. */
   async returningPeople(from: string, to: string, limit: number): Promise<DigestPerson[]> {
     const ws = this.scope.workspaceId;
+    const inPeriod = () =>
+      this.scope
+        .selectFrom('sessions')
+        .where('sessions.visitor_id', '=', sql.ref<string>('visitors.id'))
+        .where('sessions.started_at', '>=', from)
+        .where('sessions.started_at', '<', to);
+    const returned = inPeriod().select((eb) => eb.fn.max('sessions.started_at').as('at'));
     const rows = await this.scope
       .selectFrom('visitors')
       .innerJoin('identities', (join) => join.onRef('identities.id', '=', 'visitors.identity_id').on('identities.workspace_id', '=', ws))
@@ -72,19 +81,20 @@ export class DigestContentRepository extends TenantRepository {
         'identities.email',
         'companies.name as company_name',
         'visitors.first_seen',
-        'visitors.session_started_at as returned_at',
+        returned.as('returned_at'),
       ])
-      .where('visitors.session_started_at', '>=', from)
-      .where('visitors.session_started_at', '<', to)
+      // seen since `from` (a visit in the period), first seen before it, with a session started in it
+      .where('visitors.last_seen', '>=', from)
       .where('visitors.first_seen', '<', from)
-      .orderBy('visitors.session_started_at', 'desc')
+      .where((eb) => eb.exists(inPeriod().select('sessions.id')))
+      .orderBy('returned_at', 'desc')
       .orderBy('identities.id')
       .limit(limit * 4)
       .execute();
     const people: DigestPerson[] = [];
     for (const row of rows) {
       if (people.some((person) => person.identity_id === row.identity_id)) continue;
-      people.push(row);
+      people.push({ ...row, returned_at: String(row.returned_at) });
       if (people.length === limit) break;
     }
     return people;
