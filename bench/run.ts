@@ -22,6 +22,7 @@ import { machine, median, summarize, writeReport, type Limiter, type Round, type
 import { benchIngest } from './lib/ingest.js';
 import { benchIntegrations } from './lib/integrations.js';
 import { benchCompanies } from './lib/companies.js';
+import { ALERT_LATENCY, benchAlertLatency } from './lib/alert-latency.js';
 import { MODULE_FLAGS, MODULE_IDS, runModules } from './lib/modules.js';
 import { benchOverview } from './lib/overview.js';
 import { BULK_IMPORT, COMPANIES, INGEST, INTEGRATIONS, OVERVIEW, SCENARIO_IDS, SCENARIOS, type Scenario } from './lib/scenarios.js';
@@ -37,7 +38,7 @@ const { values } = parseArgs({
     identities: { type: 'string', default: '20000' },
     stores: { type: 'string', default: 'sqlite,postgres' },
     limiters: { type: 'string', default: 'memory,redis' },
-    scenarios: { type: 'string', default: [...SCENARIO_IDS, ...MODULE_IDS].join(',') },
+    scenarios: { type: 'string', default: [...SCENARIO_IDS, ...MODULE_IDS, ALERT_LATENCY].join(',') },
     duration: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
@@ -66,7 +67,7 @@ const options = {
   identities: positive('identities', values.identities),
   stores: list<StoreKind>('stores', values.stores, ['sqlite', 'postgres']),
   limiters: list<Limiter>('limiters', values.limiters, ['memory', 'redis']),
-  scenarios: list('scenarios', values.scenarios, [...SCENARIO_IDS, ...MODULE_IDS]),
+  scenarios: list('scenarios', values.scenarios, [...SCENARIO_IDS, ...MODULE_IDS, ALERT_LATENCY]),
   duration: positive('duration', values.duration),
   rounds: positive('rounds', values.rounds),
   connections: positive('connections', values.connections),
@@ -375,7 +376,7 @@ async function main(): Promise<number> {
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
   log(`Leadlight bench: ${JSON.stringify(options)}`);
 
-  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS && id !== COMPANIES && id !== OVERVIEW && !MODULE_IDS.includes(id));
+  const withData = options.scenarios.some((id) => id !== INGEST && id !== INTEGRATIONS && id !== COMPANIES && id !== OVERVIEW && id !== ALERT_LATENCY && !MODULE_IDS.includes(id));
   if (options.scenarios.includes(COMPANIES)) run.notes.push(...benchCompanies(log));
   for (const store of options.stores) {
     if (options.scenarios.includes(INGEST)) {
@@ -406,6 +407,11 @@ async function main(): Promise<number> {
     const modules = await runModules(store, options.scenarios, options.modules, log);
     run.modules?.push(...modules.notes);
     run.failures.push(...modules.failures);
+    if (options.scenarios.includes(ALERT_LATENCY)) {
+      const alerts = await benchAlertLatency(store, log).catch((error: unknown) => ({ note: `alerts ${store}: failed`, failures: [`${store}/alerts: ${message(error)}`] }));
+      run.notes.push(alerts.note);
+      run.failures.push(...alerts.failures);
+    }
     if (!withData) continue;
     let prepared: Awaited<ReturnType<typeof prepareStore>>;
     try {

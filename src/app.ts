@@ -43,6 +43,7 @@ import { exportRoutes as dashboardExportRoutes } from './http/routes/dashboard/e
 import { accountsRoutes } from './http/routes/dashboard/accounts.routes.js';
 import { sessionRoutes } from './http/routes/dashboard/session.routes.js';
 import { settingsRoutes } from './http/routes/dashboard/settings.routes.js';
+import { digestRoutes } from './http/routes/dashboard/digests.routes.js';
 import { intelligenceRoutes } from './http/routes/dashboard/intelligence.routes.js';
 import { siteKeyRoutes } from './http/routes/dashboard/site-keys.routes.js';
 import { webhookRoutes as dashboardWebhookRoutes } from './http/routes/dashboard/webhooks.routes.js';
@@ -221,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await dashboard.register(recordsRoutes);
       await dashboard.register(leadNoteRoutes);
       await dashboard.register(settingsRoutes, { services });
+      await dashboard.register(digestRoutes, { services });
       await dashboard.register(siteKeyRoutes, { services, scriptPath: tracking.scriptPath });
       await dashboard.register(intelligenceRoutes);
       await dashboard.register(dashboardWebhookRoutes);

@@ -185,6 +185,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
     // and the alert outbox (C10.3)
     const alerts = services.alertWorker;
     alerts.start((error) => logger.warn({ err: error }, 'alert delivery failed; it runs again shortly'));
+    // and sends the members' digests at 08:00 of their workspace (C10.4)
+    const digests = services.digestWorker;
+    digests.start((error) => logger.warn({ err: error }, 'digest round failed; it runs again shortly'));
     return {
       app,
       database,
@@ -201,6 +204,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
         await enrichment?.stop();
         await webhooks.stop();
         await alerts.stop();
+        await digests.stop();
         await database.close();
       },
     };

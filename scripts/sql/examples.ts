@@ -21,12 +21,15 @@ import { TrackingSaltsRepository } from '../../src/repositories/operator/trackin
 import { UserSessionsRepository } from '../../src/repositories/operator/user-sessions.repository.js';
 import { WebhookQueueRepository } from '../../src/repositories/operator/webhook-queue.repository.js';
 import { AlertQueueRepository } from '../../src/repositories/operator/alert-queue.repository.js';
+import { DigestScheduleRepository } from '../../src/repositories/operator/digest-schedule.repository.js';
 import { WorkspacesRepository } from '../../src/repositories/operator/workspaces.repository.js';
 import { TenantScope } from '../../src/repositories/scope/tenant-scope.js';
 import { AccountActivityRepository } from '../../src/repositories/tenant/account-activity.repository.js';
 import { ActivityRepository } from '../../src/repositories/tenant/activity.repository.js';
 import { ChangesRepository, FEED_START } from '../../src/repositories/tenant/changes.repository.js';
 import { AlertsRepository } from '../../src/repositories/tenant/alerts.repository.js';
+import { DigestContentRepository } from '../../src/repositories/tenant/digest-content.repository.js';
+import { DigestsRepository } from '../../src/repositories/tenant/digests.repository.js';
 import { CompaniesRepository } from '../../src/repositories/tenant/companies.repository.js';
 import { CompanyRulesRepository } from '../../src/repositories/tenant/company-rules.repository.js';
 import { EnrichmentQueueRepository } from '../../src/repositories/tenant/enrichment-queue.repository.js';
@@ -262,6 +265,22 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
       ]),
     ],
     deliveries: [one([ID, FIRST_PAGE]), one([ID, AFTER_PAGE], 'page after a cursor (keyset)')],
+  }),
+  tenant('digests.repository', DigestsRepository, {
+    preference: [one([ID])],
+    setPreference: [one([ID, 'weekly', AT])],
+    claim: [one([ID, 'daily:2026-01-01', AT, AT])],
+    settle: [one([ID, 'daily:2026-01-01', 'sent', AT])],
+    release: [one([ID, 'daily:2026-01-01', AT, 'connection refused'])],
+    send: [one([ID, 'daily:2026-01-01'])],
+  }),
+  tenant('digest-content.repository', DigestContentRepository, {
+    qualifiedLeads: [one([AT, AT, 10])],
+    engagedCandidates: [one([AT, 20])],
+    returningPeople: [one([AT, AT, 10])],
+  }),
+  operator('digest-schedule.repository', DigestScheduleRepository, {
+    subscribers: [one([])],
   }),
   operator('alert-queue.repository', AlertQueueRepository, {
     claimDue: [one([AT, AT, 20])],
@@ -701,6 +720,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     listAll: [one([])],
     isEmpty: [one([])],
     recordKeyUse: [one([WORKSPACE, 'production', AT], 'production key'), one([WORKSPACE, 'development', AT], 'development key')],
+    setTimeZone: [one([WORKSPACE, 'Europe/Berlin'])],
   }),
   operator('api-keys.repository', ApiKeysRepository, {
     insert: [
@@ -821,6 +841,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
  * `workspace_id = …` fails the snapshot check.
  */
 export const UNSCOPED_ALLOWED: Record<string, string> = {
+  'DigestScheduleRepository.subscribers': "the digest worker reads every workspace's members who want a digest (it then claims, reads and records each digest through that workspace's repositories)",
   'AlertQueueRepository.claimDue': "the alert worker drains every workspace's alert outbox (it then reads each claimed row by its workspace and id)",
   'WebhookQueueRepository.claimDue': "the delivery worker drains every workspace's webhook outbox (it then reads each claimed row by its workspace and id)",
   'ApiKeysRepository.findActiveByHash': 'a request learns its workspace from its key',

@@ -29,6 +29,8 @@ export interface WorkspacesTable {
   created_at: Timestamp;
   prod_last_use: Timestamp | null;
   dev_last_use: Timestamp | null;
+  /** the IANA time zone whose 08:00 sends digests (C10.4); UTC unless an admin sets it */
+  time_zone: ColumnType<string, string | undefined, string>;
 }
 
 export interface ApiKeysTable {
@@ -208,6 +210,24 @@ export interface WorkspaceMembersTable {
   user_id: string;
   role: string;
   joined_at: Timestamp;
+  /** the member's email digest (C10.4): off, daily or weekly */
+  digest: ColumnType<string, string | undefined, string>;
+  /** when `digest` last changed; null: never */
+  digest_since: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One digest of one member and period (C10.4): its claim, then its sending. */
+export interface DigestSendsTable {
+  workspace_id: WorkspaceColumn;
+  user_id: string;
+  /** daily:YYYY-MM-DD or weekly:YYYY-MM-DD */
+  period: string;
+  status: 'claimed' | 'sent' | 'empty';
+  attempts: ColumnType<number, number, number>;
+  claimed_until: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
 }
 
 /** Leads created per workspace, bucket ('*' for all, '=' + source) and UTC day (YYYY-MM-DD). */
@@ -584,6 +604,7 @@ export interface Schema {
   alert_cooldowns: AlertCooldownsTable;
   alert_deliveries: AlertDeliveriesTable;
   lead_notes: LeadNotesTable;
+  digest_sends: DigestSendsTable;
 }
 
 /** Tables of one workspace's data: reached only through a tenant scope (repositories/tenant-scope.ts). */
@@ -617,6 +638,7 @@ export const TENANT_TABLES = [
   'alert_cooldowns',
   'alert_deliveries',
   'lead_notes',
+  'digest_sends',
 ] as const;
 export type TenantTable = (typeof TENANT_TABLES)[number];
 

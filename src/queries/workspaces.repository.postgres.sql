@@ -45,3 +45,10 @@ set
   "dev_last_use" = $1
 where
   "id" = $2;
+
+-- WorkspacesRepository.setTimeZone
+update "workspaces"
+set
+  "time_zone" = $1
+where
+  "id" = $2;

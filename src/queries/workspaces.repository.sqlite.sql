@@ -45,3 +45,10 @@ set
   "dev_last_use" = ?
 where
   "id" = ?;
+
+-- WorkspacesRepository.setTimeZone
+update "workspaces"
+set
+  "time_zone" = ?
+where
+  "id" = ?;

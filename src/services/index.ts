@@ -31,6 +31,7 @@ import { IngestService } from './tracking/ingest.service.js';
 import { TrackingMaintenance } from './tracking/maintenance.service.js';
 import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
 import { AlertDeliveryWorker } from './alerts/delivery-worker.js';
+import { DigestWorker } from './digests/worker.js';
 
 export type { WorkspaceServices };
 
@@ -59,6 +60,8 @@ export interface Services {
   webhookWorker: WebhookDeliveryWorker;
   /** delivers the alert outbox (C10.3); every API process starts one */
   alertWorker: AlertDeliveryWorker;
+  /** sends the members' email digests (C10.4); every API process starts one */
+  digestWorker: DigestWorker;
   /** enriches companies from their websites and the provider (C6.7); every API process starts one unless ENRICHMENT=off */
   enrichment: EnrichmentWorker;
   /** signs and checks list cursors (C8.3) */
@@ -115,7 +118,8 @@ export function createServices(store: Store, options: ServiceOptions = {}): Serv
     cursors: new CursorsService(store),
     webhookWorker: new WebhookDeliveryWorker(store, webhooks),
     alertWorker: new AlertDeliveryWorker(store, webhooks, { ...DEFAULT_ALERTS, ...options.alerts }, options.clock),
+    digestWorker: new DigestWorker(store, { ...DEFAULT_ALERTS, ...options.alerts }, options.clock),
     enrichment: new EnrichmentWorker(store, { ...DEFAULT_ENRICHMENT, ...options.enrichment }),
-    forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId), webhooks, rules),
+    forWorkspace: (workspaceId) => new WorkspaceServices(store.forWorkspace(workspaceId), webhooks, rules, options.clock),
   };
 }

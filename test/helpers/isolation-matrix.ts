@@ -102,6 +102,12 @@ export type Operation =
    * names the caller's lead, whose notes are the caller's only
    */
   | { kind: 'notes'; action: 'list' | 'create' | 'read' }
+  /**
+   * digests (CONTRACT C10.4): a member's own `Email digest` and the
+   * workspace's time zone, set in the caller's workspace: the other
+   * workspace's time zone stays as it was
+   */
+  | { kind: 'digest'; of: 'choice' | 'time-zone' }
   /** the Live page (CONTRACT C9.2): the caller's visits only */
   | { kind: 'live' }
   /** the Live page's event stream: the caller's visits notify it, the other workspace's never */
@@ -271,6 +277,9 @@ export const MATRIX: Record<string, Operation> = {
   'DELETE /dashboard/api/alerts/:id': { kind: 'alert', action: 'delete' },
   'POST /dashboard/api/alerts/:id/test': { kind: 'alert', action: 'test' },
   'GET /dashboard/api/alerts/:id/deliveries': { kind: 'alert', action: 'deliveries' },
+  'GET /dashboard/api/account/digest': { kind: 'digest', of: 'choice' },
+  'PUT /dashboard/api/account/digest': { kind: 'digest', of: 'choice' },
+  'PUT /dashboard/api/workspace/time-zone': { kind: 'digest', of: 'time-zone' },
   'POST /e': { kind: 'ingest' },
 };
 

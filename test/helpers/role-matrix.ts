@@ -96,6 +96,10 @@ export const LEAST_ROLE: Record<string, Access> = {
   'DELETE /dashboard/api/alerts/:id': 'admin',
   'POST /dashboard/api/alerts/:id/test': 'admin',
   'GET /dashboard/api/alerts/:id/deliveries': 'viewer',
+  // C10.4: every member chooses their own email digest; admins set the workspace's time zone
+  'GET /dashboard/api/account/digest': 'viewer',
+  'PUT /dashboard/api/account/digest': 'viewer',
+  'PUT /dashboard/api/workspace/time-zone': 'admin',
   // C6.8: a workspace's admins map networks and domains to companies; everyone reads the rules
   'GET /dashboard/api/company-rules': 'viewer',
   'POST /dashboard/api/company-rules': 'admin',

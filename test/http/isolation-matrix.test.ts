@@ -472,6 +472,27 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
     }
   }
 
+  /** the caller's own digest choice and its workspace's time zone are set and read in its workspace; the other's time zone stays */
+  async function checkDigest(caller: Holdings, other: Holdings, of: 'choice' | 'time-zone') {
+    const zoneOf = async (holder: Holdings) => ((await call(holder.workspace, 'GET', '/dashboard/api/workspace')).body.data as { time_zone: string }).time_zone;
+    if (of === 'time-zone') {
+      const zone = caller === a ? 'Europe/Berlin' : 'Asia/Tokyo';
+      const theirs = await zoneOf(other);
+      const set = await call(caller.workspace, 'PUT', '/dashboard/api/workspace/time-zone', { time_zone: zone });
+      expect(set.status).toBe(200);
+      expect(set.workspace).toBe(caller.workspace.id);
+      expect(await zoneOf(caller)).toBe(zone);
+      expect(await zoneOf(other)).toBe(theirs);
+      return;
+    }
+    const digest = caller === a ? 'daily' : 'weekly';
+    const set = await call(caller.workspace, 'PUT', '/dashboard/api/account/digest', { digest });
+    expect(set.status).toBe(200);
+    expect(set.workspace).toBe(caller.workspace.id);
+    const read = await call(caller.workspace, 'GET', '/dashboard/api/account/digest');
+    expect(read.body.data).toMatchObject({ digest, time_zone: await zoneOf(caller) });
+  }
+
   async function checkSearch(caller: Holdings, other: Holdings) {
     const answer = await call(caller.workspace, 'GET', '/dashboard/api/search?q=SHARED');
     expect(answer.status).toBe(200);
@@ -830,6 +851,9 @@ describe.each(storeKinds())('isolation matrix on %s', (kind) => {
             break;
           case 'segment-suggestions':
             await checkSegmentSuggestions(caller, other);
+            break;
+          case 'digest':
+            await checkDigest(caller, other, spec.of);
             break;
           case 'live':
             await checkLive(caller, other);

@@ -1,8 +1,10 @@
 /**
  * Alerts in the workspace settings (CONTRACT C10.1–C10.3): each alert with
  * its trigger, destination, cooldown and whether it is on, and its recent
- * deliveries. Admins add alerts (a trigger, a Slack webhook or email
- * recipients), send a test (`Send test`) and delete them after confirming;
+ * deliveries. Admins add alerts (a trigger; filters: a known company only,
+ * countries, a minimum score; a cooldown; a Slack webhook, email recipients
+ * or one of the workspace's webhooks), send a test (`Send test`) and delete
+ * them after confirming;
  * members and viewers see the same list without controls.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -38,10 +40,25 @@ function describeTrigger(trigger: Alert['trigger']): string {
   }
 }
 
-function describeDestination(destination: Alert['destination']): string {
+interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+}
+
+function describeDestination(destination: Alert['destination'], webhooks: readonly WebhookEndpoint[]): string {
   if (destination.type === 'slack') return `Slack: ${destination.url ?? ''}`;
   if (destination.type === 'email') return `Email: ${(destination.to ?? []).join(', ')}`;
-  return `Webhook ${destination.webhook_id ?? ''}`;
+  const webhook = webhooks.find((entry) => entry.id === destination.webhook_id);
+  return `Webhook: ${webhook?.url ?? destination.webhook_id ?? ''}`;
+}
+
+function describeFilters(filters: Alert['filters'] | undefined): string | null {
+  const parts: string[] = [];
+  if (filters?.company_known === true) parts.push('known companies only');
+  if (filters?.countries !== undefined && filters.countries.length > 0) parts.push(`in ${filters.countries.join(', ')}`);
+  if (filters?.min_score !== undefined) parts.push(`score ≥ ${filters.min_score}`);
+  return parts.length === 0 ? null : parts.join(' · ');
 }
 
 function AlertDeliveries({ alert }: { alert: Alert }) {
@@ -95,6 +112,8 @@ export function AlertsSection({ admin }: { admin: boolean }) {
   const [destination, setDestination] = useState('slack');
   const [open, setOpen] = useState<string | undefined>();
   const alerts = useQuery({ queryKey: KEY, queryFn: () => api<{ data: Alert[] }>('/alerts?limit=100').then((body) => body.data) });
+  const webhooks = useQuery({ queryKey: ['webhooks', 'for-alerts'], queryFn: () => api<{ data: WebhookEndpoint[] }>('/webhooks?limit=100').then((body) => body.data) });
+  const endpoints = webhooks.data ?? [];
   const refresh = () => void client.invalidateQueries({ queryKey: KEY });
   const fail = (error: unknown) => setProblem(error instanceof ApiError ? error.message : 'The request failed.');
   const done = () => {
@@ -124,10 +143,27 @@ export function AlertsSection({ admin }: { admin: boolean }) {
     const destinationBody =
       destination === 'slack'
         ? { type: 'slack', url: target }
-        : { type: 'email', to: target.split(',').map((address) => address.trim()).filter((address) => address !== '') };
+        : destination === 'webhook'
+          ? { type: 'webhook', webhook_id: String(data.get('webhook_id') ?? '') }
+          : { type: 'email', to: target.split(',').map((address) => address.trim()).filter((address) => address !== '') };
+    const filters: Record<string, unknown> = {};
+    if (data.get('company_known') === 'on') filters.company_known = true;
+    const countries = String(data.get('countries') ?? '')
+      .split(',')
+      .map((country) => country.trim().toUpperCase())
+      .filter((country) => country !== '');
+    if (countries.length > 0) filters.countries = countries;
+    const minScore = String(data.get('min_score') ?? '').trim();
+    if (minScore !== '') filters.min_score = Number(minScore);
     const cooldown = String(data.get('cooldown') ?? '').trim();
     create.mutate(
-      { name: String(data.get('name') ?? '').trim(), trigger: triggerBody, destination: destinationBody, ...(cooldown === '' ? {} : { cooldown_minutes: Number(cooldown) }) },
+      {
+        name: String(data.get('name') ?? '').trim(),
+        trigger: triggerBody,
+        ...(Object.keys(filters).length === 0 ? {} : { filters }),
+        destination: destinationBody,
+        ...(cooldown === '' ? {} : { cooldown_minutes: Number(cooldown) }),
+      },
       { onSuccess: () => form.reset() },
     );
   }
@@ -154,8 +190,10 @@ export function AlertsSection({ admin }: { admin: boolean }) {
               {data.map((alert) => (
                 <li key={alert.id} data-alert-id={alert.id}>
                   <p>
-                    <strong>{alert.name}</strong> · {describeTrigger(alert.trigger)} · <span className="mono">{describeDestination(alert.destination)}</span> ·
-                    cooldown {alert.cooldown_minutes} min · {alert.enabled ? 'on' : 'off'}
+                    <strong>{alert.name}</strong> · {describeTrigger(alert.trigger)}
+                    {describeFilters(alert.filters) !== null && <> · {describeFilters(alert.filters)}</>} ·{' '}
+                    <span className="mono">{describeDestination(alert.destination, endpoints)}</span> · cooldown {alert.cooldown_minutes} min ·{' '}
+                    {alert.enabled ? 'on' : 'off'}
                   </p>
                   <div className="actions">
                     <button type="button" aria-expanded={open === alert.id} onClick={() => setOpen(open === alert.id ? undefined : alert.id)}>
@@ -204,19 +242,47 @@ export function AlertsSection({ admin }: { admin: boolean }) {
             </label>
           )}
           <label>
+            <input name="company_known" type="checkbox" /> Known companies only
+          </label>
+          <label>
+            Countries
+            <input name="countries" placeholder="US, GB (any when empty)" />
+          </label>
+          <label>
+            Minimum score
+            <input name="min_score" type="number" min={0} max={100} step={1} placeholder="none" />
+          </label>
+          <label>
             Send to
             <select value={destination} onChange={(event) => setDestination(event.target.value)}>
               <option value="slack">Slack</option>
               <option value="email">Email</option>
+              <option value="webhook">Webhook</option>
             </select>
           </label>
-          <label>
-            {destination === 'slack' ? 'Slack webhook URL' : 'Email recipients'}
-            <input name="target" required placeholder={destination === 'slack' ? 'https://hooks.slack.com/services/…' : 'sales@example.com, ceo@example.com'} />
-          </label>
+          {destination === 'webhook' ? (
+            <label>
+              Webhook
+              <select name="webhook_id" required defaultValue="">
+                <option value="" disabled>
+                  {endpoints.length === 0 ? 'No webhooks: add one above' : 'Choose a webhook'}
+                </option>
+                {endpoints.map((endpoint) => (
+                  <option key={endpoint.id} value={endpoint.id}>
+                    {endpoint.description === null || endpoint.description === '' ? endpoint.url : `${endpoint.description} (${endpoint.url})`}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <label>
+              {destination === 'slack' ? 'Slack webhook URL' : 'Email recipients'}
+              <input name="target" required placeholder={destination === 'slack' ? 'https://hooks.slack.com/services/…' : 'sales@example.com, ceo@example.com'} />
+            </label>
+          )}
           <label>
             Cooldown (minutes)
-            <input name="cooldown" inputMode="numeric" placeholder="1440" />
+            <input name="cooldown" type="number" min={1} step={1} placeholder="1440" />
           </label>
           <button type="submit" disabled={create.isPending}>
             Add alert

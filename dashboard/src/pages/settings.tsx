@@ -1,7 +1,7 @@
 /**
  * Workspace settings (CONTRACT C7.5): the workspace and its production and
  * development last use, API keys, site keys, webhook endpoints, the ideal
- * customer, company rules, members, and one's own password.
+ * customer, company rules, members, one's own email digest and password.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -12,6 +12,7 @@ import { adoptSession, useSession } from '../session';
 import type { Session, WorkspaceSettings } from '../types';
 import { AlertsSection } from './settings-alerts';
 import { CompanyRulesSection } from './settings-company-rules';
+import { DigestSection } from './settings-digest';
 import { KeysSection } from './settings-keys';
 import { MembersSection } from './settings-members';
 import { IdealCustomerSection } from './settings-ideal-customer';
@@ -104,6 +105,7 @@ export function SettingsPage() {
       <IdealCustomerSection admin={current.role === 'admin'} />
       <CompanyRulesSection admin={current.role === 'admin'} />
       <MembersSection session={current} />
+      <DigestSection admin={current.role === 'admin'} />
       <AccountSection />
     </>
   );

@@ -22,6 +22,7 @@ import { changesMigration } from './0014-changes.js';
 import { leadScoreMigration } from './0015a-lead-score.js';
 import { leadNotesMigration } from './0015b-lead-notes.js';
 import { trafficCountsMigration } from './0016-traffic-counts.js';
+import { digestsMigration } from './0017-digests.js';
 import { alertsMigration } from './0019a-alerts.js';
 import { companyLeadsMigration } from './0020-company-leads.js';
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0015a-lead-score': leadScoreMigration,
   '0015b-lead-notes': leadNotesMigration,
   '0016-traffic-counts': trafficCountsMigration,
+  '0017-digests': digestsMigration,
   '0019a-alerts': alertsMigration,
   '0020-company-leads': companyLeadsMigration,
 };

@@ -70,6 +70,7 @@ export const WorkspaceSettingsEnvelope = Type.Object(
         created_at: Timestamp(),
         prod_last_use: Nullable(Timestamp()),
         dev_last_use: Nullable(Timestamp()),
+        time_zone: Type.String({ description: 'the IANA time zone whose 08:00 sends digests (C10.4)' }),
       },
       { additionalProperties: false },
     ),

@@ -18,6 +18,7 @@ import { TrackingSaltsRepository } from './tracking-salts.repository.js';
 import { UserSessionsRepository } from './user-sessions.repository.js';
 import { WebhookQueueRepository } from './webhook-queue.repository.js';
 import { AlertQueueRepository } from './alert-queue.repository.js';
+import { DigestScheduleRepository } from './digest-schedule.repository.js';
 import { WorkspacesRepository } from './workspaces.repository.js';
 
 export interface OperatorRepositories {
@@ -34,6 +35,7 @@ export interface OperatorRepositories {
   serverSecrets: ServerSecretsRepository;
   webhookQueue: WebhookQueueRepository;
   alertQueue: AlertQueueRepository;
+  digestSchedule: DigestScheduleRepository;
   reverseDnsCache: ReverseDnsCacheRepository;
 }
 
@@ -52,6 +54,7 @@ export function operatorRepositories(db: Kysely<Schema>, codec: Codec): Operator
     serverSecrets: new ServerSecretsRepository(db, codec),
     webhookQueue: new WebhookQueueRepository(db, codec),
     alertQueue: new AlertQueueRepository(db, codec),
+    digestSchedule: new DigestScheduleRepository(db, codec),
     reverseDnsCache: new ReverseDnsCacheRepository(db, codec),
   };
 }

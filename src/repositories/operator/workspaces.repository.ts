@@ -15,7 +15,7 @@ export class WorkspacesRepository extends OperatorRepository {
   /** Stores a new workspace; its id is a WorkspaceId from now on. */
   async insert(workspace: { id: string; name: string; created_at: string }): Promise<Workspace> {
     await this.db.insertInto('workspaces').values(workspace).execute();
-    return { ...workspace, id: workspace.id as WorkspaceId, prod_last_use: null, dev_last_use: null };
+    return { ...workspace, id: workspace.id as WorkspaceId, prod_last_use: null, dev_last_use: null, time_zone: 'UTC' };
   }
 
   findById(id: string): Promise<Workspace | undefined> {
@@ -30,6 +30,12 @@ export class WorkspacesRepository extends OperatorRepository {
   async isEmpty(): Promise<boolean> {
     const row = await this.db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst();
     return row === undefined;
+  }
+
+  /** Sets the time zone of the workspace's digests (C10.4); false when there is no such workspace. */
+  async setTimeZone(id: WorkspaceId, timeZone: string): Promise<boolean> {
+    const result = await this.db.updateTable('workspaces').set({ time_zone: timeZone }).where('id', '=', id).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async recordKeyUse(id: WorkspaceId, type: KeyType, at: string): Promise<void> {

@@ -85,7 +85,7 @@ export interface BoundTemplate<Row> {
 /** Tenant tables whose rows are keyed by (workspace_id, id). */
 export type KeyedTable = Exclude<
   TenantTable,
-  'lead_counts' | 'workspace_members' | 'events' | 'idempotency_keys' | 'page_counts' | 'list_members' | 'intelligence_due' | 'workspace_settings' | 'reverse_dns_due' | 'enrichment_queue' | 'alert_cooldowns'
+  'lead_counts' | 'workspace_members' | 'events' | 'idempotency_keys' | 'page_counts' | 'list_members' | 'intelligence_due' | 'workspace_settings' | 'reverse_dns_due' | 'enrichment_queue' | 'alert_cooldowns' | 'digest_sends'
 >;
 
 /** PostgreSQL's type of a column written by insertColumns (its array is cast to it). */

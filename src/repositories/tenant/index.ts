@@ -11,6 +11,8 @@ import { ActivityRepository } from './activity.repository.js';
 import { ChangesRepository } from './changes.repository.js';
 import { AlertsRepository } from './alerts.repository.js';
 import { CompaniesRepository } from './companies.repository.js';
+import { DigestContentRepository } from './digest-content.repository.js';
+import { DigestsRepository } from './digests.repository.js';
 import { CompanyRulesRepository } from './company-rules.repository.js';
 import { EnrichmentQueueRepository } from './enrichment-queue.repository.js';
 import { ErasureRepository } from './erasure.repository.js';
@@ -62,6 +64,8 @@ export interface TenantRepositories {
   search: SearchRepository;
   changes: ChangesRepository;
   alerts: AlertsRepository;
+  digests: DigestsRepository;
+  digestContent: DigestContentRepository;
   leadNotes: LeadNotesRepository;
   live: LiveRepository;
   recordSearch: RecordSearchRepository;
@@ -95,6 +99,8 @@ const MAKERS: { [K in keyof TenantRepositories]: new (scope: TenantScope) => Ten
   search: SearchRepository,
   changes: ChangesRepository,
   alerts: AlertsRepository,
+  digests: DigestsRepository,
+  digestContent: DigestContentRepository,
   leadNotes: LeadNotesRepository,
   live: LiveRepository,
   recordSearch: RecordSearchRepository,

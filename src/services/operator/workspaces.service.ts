@@ -8,6 +8,7 @@ import { LIMITS } from '../../schemas/fields.js';
 import { now } from '../../schemas/instants.js';
 import { isStorableText } from '../../schemas/text-guards.js';
 import type { WorkspaceId } from '../../tenancy/workspace-id.js';
+import { isTimeZone } from '../digests/period.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import { newId, pathId } from '../ids.js';
 
@@ -36,6 +37,16 @@ export class WorkspacesService {
   /** The workspace an operator names by id; not found when there is none. */
   async resolve(id: string): Promise<WorkspaceId> {
     return (await this.get(id)).id;
+  }
+
+  /** Sets the time zone of the workspace's digests (C10.4): an IANA name such as Europe/Berlin, or UTC. */
+  async setTimeZone(id: WorkspaceId, timeZone: string): Promise<string> {
+    if (!isTimeZone(timeZone)) {
+      const problem = 'must be an IANA time zone name such as Europe/Berlin or America/New_York, or UTC';
+      throw new InvalidRequestError(`time_zone ${problem}`, { fields: { time_zone: problem } });
+    }
+    if (!(await this.repos.workspaces.setTimeZone(id, timeZone))) throw new NotFoundError('workspace');
+    return timeZone;
   }
 
   isEmpty(): Promise<boolean> {

@@ -9,6 +9,7 @@ import type { WorkspaceId } from '../../tenancy/workspace-id.js';
 import type { CompanyRulesCache } from '../intelligence/company-rules-cache.js';
 import { ChangesService } from './changes.service.js';
 import { AlertsService } from './alerts.service.js';
+import { DigestsService } from './digests.service.js';
 import { CompaniesService } from './companies.service.js';
 import { CompanyRulesService } from './company-rules.service.js';
 import { ErasureService } from './erasure.service.js';
@@ -47,6 +48,7 @@ export class WorkspaceServices {
   #companyRules?: CompanyRulesService;
   #search?: SearchService;
   #alerts?: AlertsService;
+  #digests?: DigestsService;
   #leadNotes?: LeadNotesService;
   #live?: LiveService;
   #recordSearch?: RecordSearchService;
@@ -57,6 +59,8 @@ export class WorkspaceServices {
     private readonly webhookConfig: WebhookConfig = DEFAULT_WEBHOOKS,
     /** ingestion's cache of company rules, forgotten when a rule changes here */
     private readonly rulesCache?: CompanyRulesCache,
+    /** the clock of digest choices (tests move it) */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   get id(): WorkspaceId {
@@ -136,6 +140,11 @@ export class WorkspaceServices {
   /** alerts (C10) */
   get alerts(): AlertsService {
     return (this.#alerts ??= new AlertsService(this.store, this.webhookConfig));
+  }
+
+  /** each member's email digest (C10.4) */
+  get digests(): DigestsService {
+    return (this.#digests ??= new DigestsService(this.store, this.clock));
   }
 
   /** lead intelligence: the ideal customer and page kinds */

@@ -42,6 +42,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<DashboardRouteOptions> = 
         created_at: workspace.created_at,
         prod_last_use: workspace.prod_last_use,
         dev_last_use: workspace.dev_last_use,
+        time_zone: workspace.time_zone,
       },
     };
   });

@@ -1,0 +1,148 @@
+/**
+ * Event → alert delivery time (CONTRACT C10.3: within 60 s; issue 22's
+ * closing note, BENCHMARKS.md "Alerts: event to delivery"), on a store of
+ * its own: one `serve` process (default WEBHOOK_POLL_MS, 1 s) on a fresh
+ * SQLite file or PostgreSQL database, background ingest load (batches of 50
+ * page views of 10,000 anonymous visitors at `loadBatchesPerSecond`), and
+ * every 100 ms a new identified person's /pricing view that meets a Slack
+ * alert whose webhook is a local receiver. The time is from sending the
+ * event to the receiver getting the message, and from the events
+ * endpoint's answer (the firing committed) to the message: medians and p99s,
+ * over the alert events the endpoint took (202; the others are counted).
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { Store } from '../../src/repositories/index.js';
+import { createServices } from '../../src/services/index.js';
+import { startServerProcess } from '../../test/helpers/processes.js';
+import { identify, pageView, postEvents } from '../../test/helpers/tracking.js';
+import { startReceiver } from '../../test/helpers/webhook-receiver.js';
+import { adminUrl, BENCH_DIR, type Log, type StoreKind } from './data.js';
+
+/** the scenario's id in `npm run bench -- --scenarios` */
+export const ALERT_LATENCY = 'alerts';
+
+export interface AlertLatencyResult {
+  store: StoreKind;
+  seconds: number;
+  loadEventsPerSecond: number;
+  alerts: number;
+  /** alert events the events endpoint did not take (not 202: shed or rate-limited under the load) */
+  refused: number;
+  delivered: number;
+  medianMs: number;
+  p99Ms: number;
+  maxMs: number;
+  fromCommitMedianMs: number;
+  fromCommitP99Ms: number;
+}
+
+async function freshStore(store: StoreKind): Promise<string> {
+  if (store === 'sqlite') {
+    fs.mkdirSync(BENCH_DIR, { recursive: true });
+    const file = path.resolve(BENCH_DIR, 'alerts.db');
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+    return file;
+  }
+  const url = new URL(adminUrl());
+  url.pathname = '/leadlight_bench_alerts';
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    await client.query('DROP DATABASE IF EXISTS leadlight_bench_alerts WITH (FORCE)');
+    await client.query('CREATE DATABASE leadlight_bench_alerts');
+  } finally {
+    await client.end();
+  }
+  return url.toString();
+}
+
+const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+
+export async function measureAlertLatency(store: StoreKind, seconds = 30, loadBatchesPerSecond = 20, log: Log = () => undefined): Promise<AlertLatencyResult> {
+  const url = await freshStore(store);
+  const database = openDatabase(parseDatabaseUrl(url, 2));
+  await database.migrate();
+  const services = createServices(new Store(database));
+  const workspace = await services.workspaces.create('Alert latency');
+  const apiKey = (await services.apiKeys.create(workspace.id, 'production')).key;
+  const siteKey = (await services.siteKeys.create(workspace.id, 'bench', [])).key;
+  await database.close();
+  const receiver = await startReceiver();
+  const arrived = new Map<string, number>();
+  receiver.respond = (request) => {
+    const match = /latency-([0-9a-f-]{36})@/.exec(request.body);
+    if (match !== null) arrived.set(match[1]!, performance.now());
+    return 200;
+  };
+  const server = await startServerProcess({ DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE: '1' });
+  try {
+    const created = await fetch(`${server.url}/api/v1/alerts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Pricing', trigger: { type: 'page_viewed', path: '/pricing*' }, destination: { type: 'slack', url: `${receiver.url}/slack` } }),
+    });
+    if (created.status !== 201) throw new Error(`alert: ${created.status}`);
+    log(`[${store}/alerts] ${seconds} s of alerts every 100 ms under ${loadBatchesPerSecond * 50} page views/s`);
+    const sent = new Map<string, number>();
+    /** when the events endpoint answered 202: the event's transaction (and the firing) had committed */
+    const answered = new Map<string, number>();
+    const refused = new Set<string>();
+    let stop = false;
+    let loadEvents = 0;
+    const load = (async () => {
+      while (!stop) {
+        const started = performance.now();
+        const batch = Array.from({ length: 50 }, () => pageView(`00000000-0000-4000-8000-${String(Math.floor(Math.random() * 10_000)).padStart(12, '0')}`, '/blog/post'));
+        void postEvents(server.url, siteKey, batch).then(() => (loadEvents += 50));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / loadBatchesPerSecond - (performance.now() - started))));
+      }
+    })();
+    const end = Date.now() + seconds * 1000;
+    while (Date.now() < end) {
+      const person = randomUUID();
+      sent.set(person, performance.now());
+      void postEvents(server.url, siteKey, [identify(person, { email: `latency-${person}@example.com` }), pageView(person, '/pricing')]).then(
+        (answer) => (answer.status === 202 ? answered.set(person, performance.now()) : refused.add(person)),
+        () => refused.add(person),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    stop = true;
+    await load;
+    const deadline = Date.now() + 65_000;
+    for (const person of refused) sent.delete(person);
+    while (arrived.size < sent.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const times = [...sent].map(([person, at]) => (arrived.has(person) ? arrived.get(person)! - at : Number.POSITIVE_INFINITY)).sort((a, b) => a - b);
+    const afterCommit = [...answered].map(([person, at]) => (arrived.has(person) ? arrived.get(person)! - at : Number.POSITIVE_INFINITY)).sort((a, b) => a - b);
+    return {
+      store,
+      seconds,
+      loadEventsPerSecond: Math.round(loadEvents / seconds),
+      alerts: sent.size + refused.size,
+      refused: refused.size,
+      delivered: arrived.size,
+      medianMs: Math.round(quantile(times, 0.5)),
+      p99Ms: Math.round(quantile(times, 0.99)),
+      maxMs: Math.round(times[times.length - 1]!),
+      fromCommitMedianMs: Math.round(quantile(afterCommit, 0.5)),
+      fromCommitP99Ms: Math.round(quantile(afterCommit, 0.99)),
+    };
+  } finally {
+    await server.stop();
+    await receiver.close();
+  }
+}
+
+/** The scenario as `npm run bench` runs it: a note for the report, and a failure when an alert was not delivered within 60 s. */
+export async function benchAlertLatency(store: StoreKind, log: Log): Promise<{ note: string; failures: string[] }> {
+  const result = await measureAlertLatency(store, Number(process.env.BENCH_ALERT_SECONDS ?? 30), Number(process.env.LOAD_BATCHES_PER_S ?? 20), log);
+  log(`[${store}/alerts] event → delivery median ${result.medianMs} ms, p99 ${result.p99Ms} ms; from commit median ${result.fromCommitMedianMs} ms, p99 ${result.fromCommitP99Ms} ms`);
+  const taken = result.alerts - result.refused;
+  const failures = result.delivered < taken || result.maxMs > 60_000 ? [`${store}/alerts: ${taken - result.delivered} of ${taken} alerts taken were not delivered, slowest ${result.maxMs} ms`] : [];
+  return { note: `alerts ${store}: ${JSON.stringify(result)}`, failures };
+}
