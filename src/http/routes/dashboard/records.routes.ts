@@ -98,7 +98,7 @@ export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/identities/:id',
-    { schema: { ...hide, params: IdParams, response: { 200: DashboardIdentityEnvelope, ...errorResponses(404) } } },
+    { schema: { params: IdParams, response: { 200: DashboardIdentityEnvelope, ...errorResponses(404) } } },
     async (request) => ({ data: await workspaceOf(request).identities.getWithCompany(request.params.id) }),
   );
 
