@@ -2620,7 +2620,35 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["Identity"];
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                workspace_id: string;
+                                /** Format: uuid */
+                                visitor_id: string;
+                                email: string | null;
+                                name: string | null;
+                                traits: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                first_seen: string;
+                                /** Format: date-time */
+                                last_seen: string;
+                                ip: string | null;
+                                city: string | null;
+                                country: string | null;
+                                is_favorite: boolean;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description the company linked to the identity (C6.1), null when none */
+                                company: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                } | null;
+                            };
                         };
                     };
                 };
