@@ -171,7 +171,7 @@ describe.each(storeKinds())('a company as a sales account in a browser, on %s (C
       // visits per day: a bar for today and one for two days ago, in the box whose height was reserved
       const chart = section(page, 'Visits per day');
       await chart.getByRole('figure', { name: 'Visits per day' }).waitFor();
-      await expect(chart.locator('.recharts-bar-rectangle').count()).resolves.toBe(2);
+      await expect(chart.locator('svg .chart-bar').count()).resolves.toBe(2);
       await expect(chart.locator('.chart-box').evaluate((box) => (box as unknown as { offsetHeight: number }).offsetHeight)).resolves.toBe(200);
       // top pages, most viewed first
       const pages = await section(page, 'Top pages').locator('li .mono').allTextContents();

@@ -85,7 +85,7 @@ describe.each(storeKinds())('C9.5: the overview in a browser, on %s', (kind) => 
     await expect(figure(page, 'Visitors').locator('.change').textContent()).resolves.toBe('new vs previous period');
     await expect(valueOf(page, 'Page views').textContent()).resolves.toBe('4');
     await expect(valueOf(page, 'Bounce rate').textContent()).resolves.toBe('67 %');
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.svg-chart svg').first().waitFor();
     await screenshot(page, `overview-30d-${kind}`);
 
     await page.getByRole('radio', { name: 'Today' }).check();
@@ -128,7 +128,7 @@ describe.each(storeKinds())('C9.5: the overview in a browser, on %s', (kind) => 
   it('at 390 px: every control on screen, axe clean, no layout shift as the figures and charts load', async () => {
     const { page, errors } = await signedIn(390);
     await expect.poll(() => valueOf(page, 'Visitors').textContent()).toBe('3');
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.svg-chart svg').first().waitFor();
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
     expect(await offscreen(page)).toMatchObject({ controls: [], pageScrollsSideways: false });

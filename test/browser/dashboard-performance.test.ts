@@ -92,6 +92,7 @@ describe('C9.9: the overview loads only its own code and does not shift, on SQLi
           }
         }).observe({ type: 'layout-shift', buffered: true });`);
       // the data and the chart arrive late, as on a slow network: each loading state is drawn first
+      // (the chart's chunk is small, so it is held until the data has come and then some, or it could win the race)
       const chart = `/${manifest['src/components/leads-chart.tsx']!.file}`;
       await context.route(/\/dashboard\/api\/overview\?/, async (route) => {
         await new Promise((resolve) => setTimeout(resolve, 400));

@@ -126,13 +126,13 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   it('C7.1: / serves the sign-in form (Email, Password, Sign in), and the printed account signs in to the overview', async () => {
     const page = await signInAs(admin);
     await page.getByRole('heading', { name: /Leads per day by source/ }).waitFor();
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.svg-chart svg').first().waitFor();
     // no page views tracked in this workspace yet: the pages breakdown says how to get some
     await page.getByRole('region', { name: 'Pages', exact: true }).getByText('No page views in this period').waitFor();
     await page.getByRole('region', { name: 'Pages', exact: true }).getByRole('link', { name: 'Settings' }).waitFor();
     await screenshot(page, `${kind}-overview-1280`);
     const narrow = await signInAs(admin, 390);
-    await narrow.locator('.recharts-surface').first().waitFor();
+    await narrow.locator('.svg-chart svg').first().waitFor();
     await screenshot(narrow, `${kind}-overview-390`);
   });
 
@@ -148,8 +148,18 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await expect(rows.first().textContent()).resolves.toBe(`${first.path}${first.views.toLocaleString('en')}`);
     // each page is a link to its address
     await expect(rows.first().getByRole('link').getAttribute('href')).resolves.toBe(`https://${first.host}${first.path}`);
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.svg-chart svg').first().waitFor();
     await screenshot(page, `${kind}-overview-demo-1280`);
+    // the SVG charts: a bar for each day with new identities, its title the day's figure; a bar per source and day with leads
+    const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+    const withIdentities = expected.days.filter((entry) => entry.identities > 0);
+    expect(withIdentities.length).toBeGreaterThan(1);
+    const identityBars = page.locator('figure[aria-label="New identities per day"] svg .chart-bar');
+    await expect(identityBars.count()).resolves.toBe(withIdentities.length);
+    const last = withIdentities.at(-1)!;
+    await expect(identityBars.last().locator('title').textContent()).resolves.toBe(`${day.format(new Date(`${last.day}T00:00:00Z`))}: ${last.identities} new identities`);
+    const leadBars = expected.days.reduce((bars, entry) => bars + Object.values(entry.by_source).filter((value) => value > 0).length, 0);
+    await expect(page.locator('figure[aria-label="Leads per day by source"] svg .chart-bar').count()).resolves.toBe(leadBars);
     await page.getByRole('radio', { name: 'Last 90 days' }).check();
     await page.waitForURL(/range=90d/);
     const ninety = await t.services.forWorkspace(demo.id).overview.summary(90);
@@ -158,7 +168,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
       .toEqual(ninety.top_pages.map((entry) => entry.views.toLocaleString('en')));
     const narrow = await signInAs(demoAdmin, 390);
     await narrow.getByRole('region', { name: 'Pages', exact: true }).locator('tbody tr').first().waitFor();
-    await narrow.locator('.recharts-surface').first().waitFor();
+    await narrow.locator('.svg-chart svg').first().waitFor();
     await screenshot(narrow, `${kind}-overview-demo-390`);
   });
 
