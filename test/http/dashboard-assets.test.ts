@@ -3,7 +3,8 @@
  * with long cache lifetimes, the HTML with none): the HTML at / and at a
  * client-side route is never cached; the content-hashed assets are cached for
  * a year, immutable, and sent as the build compressed them when the browser
- * accepts Brotli or gzip, the same bytes once decoded.
+ * accepts Brotli or gzip, the same bytes once decoded; so is every page's own
+ * chunk (the build's manifest lists them).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,6 +55,18 @@ describe('the dashboard files', () => {
       expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(response.body.length).toBeLessThan(original.length / 2);
       expect(decode(response.body)).toEqual(original);
+    }
+  });
+
+  it("every chunk of the build, the pages' lazy ones included, is cached for a year, immutable, with Brotli and gzip copies", async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(DASHBOARD_BUILD, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+    const files = [...new Set(Object.values(manifest).map((chunk) => `/${chunk.file}`))];
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const response = await rawGet(`${base}${file}`, 'br');
+      expect(response.headers['cache-control'], file).toBe('public, max-age=31536000, immutable');
+      expect(response.headers['content-encoding'], file).toBe('br');
+      expect(fs.existsSync(path.join(DASHBOARD_BUILD, `${file}.gz`)), file).toBe(true);
     }
   });
 });
