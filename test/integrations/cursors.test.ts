@@ -165,6 +165,12 @@ describe.each(storeKinds())('cursors on %s (C8.3)', (kind) => {
     expect(short.headers.link).toMatch(/rel="next"$/);
   });
 
+  /** the cursor with one character of its signature changed (a fixed replacement could equal what it replaces, and the last character of base64url carries padding bits) */
+  const altered = (cursor: string) => {
+    const at = cursor.indexOf('.') + 3;
+    return `${cursor.slice(0, at)}${cursor[at] === 'A' ? 'B' : 'A'}${cursor.slice(at + 1)}`;
+  };
+
   it('C8.3: a cursor of another workspace, endpoint or filter set, an altered one, or one with offset is 400', async () => {
     const first = await get('/api/v1/leads?limit=2&source=even');
     const next = nextOf(first.headers.link) as string;
@@ -177,7 +183,7 @@ describe.each(storeKinds())('cursors on %s (C8.3)', (kind) => {
       await get(`/api/v1/identities?limit=2&cursor=${encodeURIComponent(cursor)}`),
       await get(`/api/v1/companies?cursor=${encodeURIComponent(cursor)}`),
       await get(`/api/v1/leads?limit=2&source=even&offset=2&cursor=${encodeURIComponent(cursor)}`),
-      await get(`/api/v1/leads?limit=2&source=even&cursor=${encodeURIComponent(`${cursor.slice(0, -2)}AA`)}`),
+      await get(`/api/v1/leads?limit=2&source=even&cursor=${encodeURIComponent(altered(cursor))}`),
       await get(`/api/v1/leads?limit=2&source=even&cursor=${encodeURIComponent(`${Buffer.from(JSON.stringify(['2030-01-01T00:00:00.000Z', randomUUID()])).toString('base64url')}.${cursor.split('.')[1]}`)}`),
       await get('/api/v1/leads?cursor=garbage'),
     ];
