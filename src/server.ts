@@ -13,6 +13,7 @@ import { pino, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { buildApp } from './app.js';
 import { createLiveHub } from './services/live/index.js';
+import { relayOutboxHints } from './services/webhooks/outbox-relay.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { REDACTED, redactKeys } from './http/plugins/request-log.js';
@@ -158,6 +159,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
   try {
     const demo = await prepareStore(config, database);
     const live = createLiveHub(config.redisUrl, (error) => logger.warn({ err: error }, 'Redis pub/sub of live notices failed; Live pages of other processes may miss updates until it answers'));
+    // commits that wrote to an outbox wake the delivery workers of every process (README "Alerts")
+    const relay = relayOutboxHints(config.redisUrl, database.commits, (error) =>
+      logger.warn({ err: error }, 'Redis pub/sub of delivery hints failed; other processes deliver at their next poll until it answers'),
+    );
     const app = await buildApp({ config, database, logger, limiter: await createRateLimiter(config.redisUrl, logger), live });
     const address = await app.listen({ host: config.host, port: config.port });
     const url = displayUrl(address);
@@ -198,6 +203,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
         await drain(app, config.http.shutdownIdleGraceMs);
         await app.close();
         await live.close();
+        await relay.close();
         await maintenance.stop();
         await intelligence?.stop();
         await reverseDns?.stop();

@@ -33,6 +33,9 @@ export interface AlertLatencyResult {
   alerts: number;
   /** alert events the events endpoint did not take (not 202: shed or rate-limited under the load) */
   refused: number;
+  /** why: "status error.code: message" (or the fetch's failure) → how many, alert and load events apart */
+  refusals: Record<string, number>;
+  loadRefusals: Record<string, number>;
   delivered: number;
   medianMs: number;
   p99Ms: number;
@@ -59,6 +62,11 @@ async function freshStore(store: StoreKind): Promise<string> {
     await client.end();
   }
   return url.toString();
+}
+
+/** a refusal's status, error code and message, as the contract's error shape has them */
+function refusalOf(answer: { status: number; body: Record<string, unknown> }): string {
+  return `${answer.status} ${String(answer.body.error ?? '')}: ${String(answer.body.message ?? '')}`;
 }
 
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
@@ -92,13 +100,19 @@ export async function measureAlertLatency(store: StoreKind, seconds = 30, loadBa
     /** when the events endpoint answered 202: the event's transaction (and the firing) had committed */
     const answered = new Map<string, number>();
     const refused = new Set<string>();
+    const refusals: Record<string, number> = {};
+    const loadRefusals: Record<string, number> = {};
+    const count = (into: Record<string, number>, reason: string) => (into[reason] = (into[reason] ?? 0) + 1);
     let stop = false;
     let loadEvents = 0;
     const load = (async () => {
       while (!stop) {
         const started = performance.now();
         const batch = Array.from({ length: 50 }, () => pageView(`00000000-0000-4000-8000-${String(Math.floor(Math.random() * 10_000)).padStart(12, '0')}`, '/blog/post'));
-        void postEvents(server.url, siteKey, batch).then(() => (loadEvents += 50));
+        void postEvents(server.url, siteKey, batch).then(
+          (answer) => (answer.status === 202 ? (loadEvents += 50) : count(loadRefusals, refusalOf(answer))),
+          (error: unknown) => count(loadRefusals, `fetch failed: ${String(error)}`),
+        );
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / loadBatchesPerSecond - (performance.now() - started))));
       }
     })();
@@ -107,8 +121,15 @@ export async function measureAlertLatency(store: StoreKind, seconds = 30, loadBa
       const person = randomUUID();
       sent.set(person, performance.now());
       void postEvents(server.url, siteKey, [identify(person, { email: `latency-${person}@example.com` }), pageView(person, '/pricing')]).then(
-        (answer) => (answer.status === 202 ? answered.set(person, performance.now()) : refused.add(person)),
-        () => refused.add(person),
+        (answer) => {
+          if (answer.status === 202) return answered.set(person, performance.now());
+          refused.add(person);
+          count(refusals, refusalOf(answer));
+        },
+        (error: unknown) => {
+          refused.add(person);
+          count(refusals, `fetch failed: ${String(error)}`);
+        },
       );
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -125,6 +146,8 @@ export async function measureAlertLatency(store: StoreKind, seconds = 30, loadBa
       loadEventsPerSecond: Math.round(loadEvents / seconds),
       alerts: sent.size + refused.size,
       refused: refused.size,
+      refusals,
+      loadRefusals,
       delivered: arrived.size,
       medianMs: Math.round(quantile(times, 0.5)),
       p99Ms: Math.round(quantile(times, 0.99)),

@@ -3,6 +3,7 @@
  * rest of the program uses: the Kysely instance, the store's codec, migrations,
  * a readiness ping and an orderly close.
  */
+import { CommitSignal } from './commit-signal.js';
 import { Migrator, sql, type Kysely, type MigrationProvider, type Transaction } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import { postgresCodec, sqliteCodec, type Codec, type StoreKind } from './codec.js';
@@ -51,6 +52,8 @@ export interface Database {
   bulk<T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T>;
   /** SQLite with synchronous=FULL on a file: the log's sync that group commits run off the event loop (wal-flush.ts) */
   readonly deferredFlush?: DeferredFlush;
+  /** told after every commit that wrote to an outbox (the delivery workers wake on it: commit-signal.ts) */
+  readonly commits: CommitSignal;
   close(): Promise<void>;
 }
 
@@ -155,6 +158,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     },
     bulk,
     deferredFlush: 'deferredFlush' in opened ? opened.deferredFlush : undefined,
+    commits: new CommitSignal(),
     poolStats,
     writeFailure: () => ('health' in opened ? opened.health.failure : undefined),
     probeWrites: async () => ('probeWrites' in opened ? await opened.probeWrites() : true),

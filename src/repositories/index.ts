@@ -14,6 +14,7 @@ import type { PeopleRepository } from './operator/people.repository.js';
 import { TenantScope } from './scope/tenant-scope.js';
 import { tenantRepositories, type TenantRepositories } from './tenant/index.js';
 import { currentWriteHook } from './write-hooks.js';
+import { collectOutboxWrites, type Outbox } from '../db/commit-signal.js';
 
 export type { OperatorRepositories, TenantRepositories };
 
@@ -37,21 +38,25 @@ export class Store {
   /**
    * Runs `work` on one read-write transaction; it has committed when the
    * promise resolves. The write hook of the running request (write-hooks.ts)
-   * runs in it too, after `work`. On SQLite, transactions that arrive together share one
+   * runs in it too, after `work`. Once it committed, the delivery workers are
+   * told if it wrote to an outbox (commit-signal.ts). On SQLite, transactions that arrive together share one
    * commit (GroupCommit). `work` must not start another transaction.
    */
   run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
     const hook = currentWriteHook();
-    const hooked =
-      hook === undefined
-        ? work
-        : async (trx: Transaction<Schema>) => {
-            const value = await work(trx);
-            await hook(trx);
-            return value;
-          };
-    if (this.#groupCommit !== undefined) return this.#groupCommit.run(hooked);
-    return this.database.db.transaction().execute(hooked);
+    const outboxes = new Set<Outbox>();
+    const hooked = (trx: Transaction<Schema>) =>
+      collectOutboxWrites(outboxes, async () => {
+        const value = await work(trx);
+        if (hook !== undefined) await hook(trx);
+        return value;
+      });
+    const committed = this.#groupCommit !== undefined ? this.#groupCommit.run(hooked) : this.database.db.transaction().execute(hooked);
+    return committed.then((value) => {
+      // what the workers deliver committed: they claim it now rather than at their next poll
+      if (outboxes.size > 0) this.database.commits.committed(outboxes);
+      return value;
+    });
   }
 
   /**

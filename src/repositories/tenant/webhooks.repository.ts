@@ -5,6 +5,7 @@
  * to each event type are read once per transaction (a repository lives as
  * long as its scope), so a batch of changes costs one read.
  */
+import { noteOutboxWrite } from '../../db/commit-signal.js';
 import type { Selectable } from 'kysely';
 import type { Schema } from '../../db/schema.js';
 import { newestFirstPage, type Page, type PageResult } from '../page.js';
@@ -136,6 +137,7 @@ export class WebhooksRepository extends KeyedTenantRepository {
   /** Writes deliveries due at `at`, each with its change's id as webhook-id and its payload (a replay, C11.2). */
   async queue(deliveries: readonly { webhookId: string; change: Change }[], at: string): Promise<number> {
     if (deliveries.length === 0) return 0;
+    noteOutboxWrite('webhooks');
     const rows = deliveries.map(({ webhookId, change }) => ({
       id: crypto.randomUUID(),
       webhook_id: webhookId,

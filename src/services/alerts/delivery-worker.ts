@@ -1,6 +1,7 @@
 /**
  * The alert delivery worker (CONTRACT C10.2, C10.3), one in every API
- * process: every WEBHOOK_POLL_MS it claims due deliveries from the alert
+ * process: at once after a commit that wrote to the alert outbox, and every
+ * WEBHOOK_POLL_MS (webhooks/poll-loop.ts), it claims due deliveries from the alert
  * outbox (alert-queue.repository.ts) and sends each to its destination: a
  * Slack incoming webhook (a POST with the webhook worker's rules: 10-second
  * timeout, no redirects, C8.5's address rules after name resolution), an
@@ -17,6 +18,7 @@ import type { AlertOutcome, ClaimedAlertDelivery } from '../../repositories/oper
 import type { Store } from '../../repositories/index.js';
 import { formatInstant } from '../../schemas/instants.js';
 import { post, retryDelay, RETRY_WINDOW_MS } from '../webhooks/delivery-worker.js';
+import { PollLoop } from '../webhooks/poll-loop.js';
 import { emailMessage, linkOf, slackMessage } from './messages.js';
 import type { AlertDestination, AlertFacts } from './model.js';
 
@@ -26,8 +28,8 @@ const LOG_ENTRIES = 50;
 const SMTP_TIMEOUT_MS = 10_000;
 
 export class AlertDeliveryWorker {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
+  #loop: PollLoop | undefined;
+  #unsubscribe: (() => void) | undefined;
   #stopped = true;
   #mailer: Transporter | undefined;
 
@@ -113,27 +115,23 @@ export class AlertDeliveryWorker {
     };
   }
 
-  /** Runs every WEBHOOK_POLL_MS until stop(); failures go to `onError`. */
+  /**
+   * Runs every WEBHOOK_POLL_MS, and at once after a commit that wrote to the
+   * outbox (this process's, or another's over the relay: commit-signal.ts),
+   * until stop(); failures go to `onError`.
+   */
   start(onError: (error: unknown) => void): void {
     this.#stopped = false;
-    const tick = () => {
-      this.#timer = setTimeout(() => {
-        this.#running = this.runOnce()
-          .catch(onError)
-          .finally(() => {
-            this.#running = undefined;
-            if (!this.#stopped) tick();
-          });
-      }, this.webhooks.pollMs);
-      this.#timer.unref();
-    };
-    tick();
+    const loop = new PollLoop(() => this.runOnce(), this.webhooks.pollMs, onError);
+    this.#loop = loop;
+    this.#unsubscribe = this.store.database.commits.on('alerts', () => loop.wake());
+    loop.start();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+    this.#unsubscribe?.();
+    await this.#loop?.stop();
     this.#mailer?.close();
   }
 }

@@ -42,7 +42,12 @@ export class RedisLiveBus implements LiveBus {
   readonly #subscriber: Redis;
   readonly #handlers: ((workspaceId: string) => void)[] = [];
 
-  constructor(url: string, onError: (error: Error) => void = () => undefined) {
+  /** `channel`: Live's by default; the delivery workers' hints use one of their own (webhooks/outbox-relay.ts) */
+  constructor(
+    url: string,
+    onError: (error: Error) => void = () => undefined,
+    private readonly channel: string = LIVE_CHANNEL,
+  ) {
     const options = { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false } as const;
     this.#publisher = new Redis(url, options);
     // a subscriber queues its SUBSCRIBE until connected, and subscribes again after a reconnection
@@ -58,7 +63,7 @@ export class RedisLiveBus implements LiveBus {
     this.#subscriber.on('message', (_channel: string, workspaceId: string) => {
       for (const handler of this.#handlers) handler(workspaceId);
     });
-    void this.#subscriber.subscribe(LIVE_CHANNEL).catch(tell);
+    void this.#subscriber.subscribe(channel).catch(tell);
   }
 
   /** whether both connections are up (tests wait for it before publishing) */
@@ -73,7 +78,7 @@ export class RedisLiveBus implements LiveBus {
 
   publish(workspaceId: string): void {
     if (this.#publisher.status !== 'ready') return;
-    this.#publisher.publish(LIVE_CHANNEL, workspaceId).catch(() => undefined);
+    this.#publisher.publish(this.channel, workspaceId).catch(() => undefined);
   }
 
   onNotice(handler: (workspaceId: string) => void): void {

@@ -530,16 +530,23 @@ export async function deriveBatch(repos: TenantRepositories, incoming: IncomingE
     await repos.leads.insertMany(leads);
     for (const lead of leads) await emitEvent(repos, 'lead.created', { ...lead, workspace_id: repos.webhooks.workspaceId }, facts.receivedAt);
   }
-  await repos.pageCounts.add(pageViews(works));
-  await countTraffic(
-    repos.trafficCounts,
-    works.map((work) => ({ visitorId: work.visitor.id, sessions: work.sessions.values(), before: work.before, logged: work.logged })),
-  );
   const seen = companiesSeen(works);
   // alerts the batch meets (C10.3), before last_seen moves: a company's return is measured from its visit before
   await fireAlertsOnBatch(repos, { visitors: works, leads, companiesSeen: seen, receivedAt: facts.receivedAt, country: facts.country });
   await repos.companies.recordSeen(seen);
   // scores, personalities and segments of these visitors are due (the intelligence worker)
   await repos.intelligenceDue.markDue(works.map((work) => work.visitor.id), facts.receivedAt);
+  // The shared counters last: every batch of the workspace bumps the same rows
+  // (today's totals, a popular page's count), and on PostgreSQL a row bumped is
+  // locked until COMMIT. Bumped earlier, each transaction held them through
+  // the rest of its derivation, so concurrent batches queued behind one
+  // another with their pooled connections held, until the pool's queue timed
+  // out (503) and the alert worker's claims waited behind it (BENCHMARKS.md,
+  // "Alerts: event to delivery").
+  await repos.pageCounts.add(pageViews(works));
+  await countTraffic(
+    repos.trafficCounts,
+    works.map((work) => ({ visitorId: work.visitor.id, sessions: work.sessions.values(), before: work.before, logged: work.logged })),
+  );
   return claimed;
 }

@@ -1,6 +1,7 @@
 /**
  * The webhook delivery worker (CONTRACT C8.5), one in every API process:
- * every WEBHOOK_POLL_MS it claims due deliveries from the outbox in the
+ * at once after a commit that wrote to the outbox, and every WEBHOOK_POLL_MS
+ * (poll-loop.ts), it claims due deliveries from the outbox in the
  * database (webhook-queue.repository.ts), sends each, signed the Standard
  * Webhooks way, with a 10-second timeout and no redirects (a 3xx is a
  * failure), to an address checked after name resolution, and records the
@@ -17,6 +18,7 @@ import type { WebhookConfig } from '../../config.js';
 import type { Store } from '../../repositories/index.js';
 import type { ClaimedDelivery, Outcome } from '../../repositories/operator/webhook-queue.repository.js';
 import { formatInstant } from '../../schemas/instants.js';
+import { PollLoop } from './poll-loop.js';
 import { signedHeaders } from './signing.js';
 import { guardedLookup, literalRefusal } from './targets.js';
 
@@ -85,8 +87,8 @@ export function post(url: string, body: string, headers: Record<string, string>,
 }
 
 export class WebhookDeliveryWorker {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
+  #loop: PollLoop | undefined;
+  #unsubscribe: (() => void) | undefined;
   #stopped = true;
 
   constructor(
@@ -150,26 +152,22 @@ export class WebhookDeliveryWorker {
     };
   }
 
-  /** Runs every WEBHOOK_POLL_MS until stop(); failures go to `onError`. */
+  /**
+   * Runs every WEBHOOK_POLL_MS, and at once after a commit that wrote to the
+   * outbox (this process's, or another's over the relay: commit-signal.ts),
+   * until stop(); failures go to `onError`.
+   */
   start(onError: (error: unknown) => void): void {
     this.#stopped = false;
-    const tick = () => {
-      this.#timer = setTimeout(() => {
-        this.#running = this.runOnce()
-          .catch(onError)
-          .finally(() => {
-            this.#running = undefined;
-            if (!this.#stopped) tick();
-          });
-      }, this.config.pollMs);
-      this.#timer.unref();
-    };
-    tick();
+    const loop = new PollLoop(() => this.runOnce(), this.config.pollMs, onError);
+    this.#loop = loop;
+    this.#unsubscribe = this.store.database.commits.on('webhooks', () => loop.wake());
+    loop.start();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+    this.#unsubscribe?.();
+    await this.#loop?.stop();
   }
 }
