@@ -36,6 +36,10 @@ export interface AlertLatencyResult {
   /** why: "status error.code: message" (or the fetch's failure) → how many, alert and load events apart */
   refusals: Record<string, number>;
   loadRefusals: Record<string, number>;
+  /** the server's warnings and errors: "message: error" → how many (a worker's failed rounds show here) */
+  serverWarnings: Record<string, number>;
+  /** the alert outbox at the end: "status, attempts, last error" → how many (what the undelivered ones are waiting for) */
+  outbox: Record<string, number>;
   delivered: number;
   medianMs: number;
   p99Ms: number;
@@ -67,6 +71,38 @@ async function freshStore(store: StoreKind): Promise<string> {
 /** a refusal's status, error code and message, as the contract's error shape has them */
 function refusalOf(answer: { status: number; body: Record<string, unknown> }): string {
   return `${answer.status} ${String(answer.body.error ?? '')}: ${String(answer.body.message ?? '')}`;
+}
+
+/** the server's log lines at warn or above, counted by message and error */
+function warningsOf(output: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+      if ((entry.level ?? 0) < 40) continue;
+      const key = `${entry.msg ?? ''}: ${entry.err?.message ?? ''}`.slice(0, 160);
+      counts[key] = (counts[key] ?? 0) + 1;
+    } catch {
+      // not a log line
+    }
+  }
+  return counts;
+}
+
+async function outboxOf(url: string): Promise<Record<string, number>> {
+  const database = openDatabase(parseDatabaseUrl(url, 1));
+  try {
+    const rows = await database.db.selectFrom('alert_deliveries').select(['status', 'attempts', 'last_error', 'locked_until']).execute();
+    const counts: Record<string, number> = {};
+    for (const row of rows) {
+      const key = `${row.status}, ${Number(row.attempts)} attempts${row.locked_until === null ? '' : ', leased'}${row.last_error === null ? '' : `, ${row.last_error}`}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return counts;
+  } finally {
+    await database.close();
+  }
 }
 
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
@@ -148,6 +184,8 @@ export async function measureAlertLatency(store: StoreKind, seconds = 30, loadBa
       refused: refused.size,
       refusals,
       loadRefusals,
+      serverWarnings: warningsOf(server.output()),
+      outbox: await outboxOf(url),
       delivered: arrived.size,
       medianMs: Math.round(quantile(times, 0.5)),
       p99Ms: Math.round(quantile(times, 0.99)),

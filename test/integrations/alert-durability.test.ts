@@ -1,10 +1,11 @@
 /**
  * Alerts survive a crash and fire once across processes (CONTRACT C10.3):
- * a real server process takes the event that meets an alert, is killed
- * with SIGKILL before its worker could deliver (it polls too rarely), and
- * the next process delivers the message; two processes on one database
- * taking the same person's page views at once write one firing and send
- * one message.
+ * a real server process takes the event that meets an alert while the
+ * destination is down, its worker (woken by the commit) tries once and
+ * fails, the process is killed with SIGKILL before its next try (it polls
+ * once a minute), and the next process delivers the message; two processes
+ * on one database taking the same person's page views at once write one
+ * firing and send one message.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,25 +51,34 @@ describe.each(storeKinds())('alert delivery across kill -9 and processes on %s (
 
   it('C10.3: an alert fired with its event is delivered after the process that took the event was killed', async () => {
     const env = { DATABASE_URL: db.url, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_BASE_MS: '50', INTELLIGENCE_WORKER: '0' };
+    // the destination is down while the first process lives
+    let down = true;
+    receiver.respond = (entry) => (down && entry.path === '/crash' ? 503 : 200);
     const first = await startServerProcess({ ...env, WEBHOOK_POLL_MS: '60000' });
     const siteKey = await setUp('Alert durability', first.url, '/crash', { type: 'conversion' });
     const visitor = randomUUID();
     const sent = await postEvents(first.url, siteKey, [identify(visitor, { email: 'kill@example.com', name: 'Kim Ill' }), conversion(visitor, 'survives-kill')]);
     expect(sent.status).toBe(202);
+    // its one try recorded (the next is at its poll, a minute away): killed between two tries
+    const deadline = Date.now() + 15_000;
+    const tried = () => db.database.db.selectFrom('alert_deliveries').select('id').where('attempts', '>=', 1).where('locked_until', 'is', null).execute();
+    while ((await tried()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     await first.stop('SIGKILL');
-    expect(at('/crash')).toHaveLength(0);
+    expect(at('/crash')).toHaveLength(1);
+    down = false;
 
     const second = await startServerProcess({ ...env, WEBHOOK_POLL_MS: '50' });
     try {
-      await waitFor('/crash', 1, 15_000);
-      // and no second copy: the delivery is settled
+      await waitFor('/crash', 2, 15_000);
+      // and no third copy: the delivery is settled
       await new Promise((resolve) => setTimeout(resolve, 500));
       const received = at('/crash');
-      expect(received).toHaveLength(1);
-      const body = JSON.parse(received[0]!.body) as { text: string };
+      expect(received).toHaveLength(2);
+      const body = JSON.parse(received[1]!.body) as { text: string };
       expect(body.text).toContain('Kim Ill');
       expect(body.text).toContain('converted: survives-kill');
     } finally {
+      receiver.respond = () => 200;
       await second.stop();
     }
   }, 120_000);

@@ -1,9 +1,10 @@
 /**
  * Webhook events survive a crash (CONTRACT C8.5, C2.4): a real server
- * process acknowledges a change whose event is in the outbox, is killed with
- * SIGKILL before its worker could deliver it, and the next process delivers
- * it, signed, to a real receiver. The first process polls too rarely to
- * deliver before the kill; the second polls quickly.
+ * process acknowledges a change whose event is in the outbox while the
+ * receiver is down, its worker (woken by the commit) tries once and fails,
+ * the process is killed with SIGKILL before its next try (it polls once a
+ * minute), and the next process, polling quickly, delivers the event,
+ * signed, to the receiver.
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,9 @@ describe.each(storeKinds())('webhook delivery across a kill -9 on %s (C8.5)', (k
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const env = { DATABASE_URL: db.url, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_BASE_MS: '50' };
 
+    // the receiver is down while the first process lives
+    let down = true;
+    receiver.respond = () => (down ? 503 : 200);
     const first = await startServerProcess({ ...env, WEBHOOK_POLL_MS: '60000' });
     const hook = await fetch(`${first.url}/api/v1/webhooks`, {
       method: 'POST',
@@ -45,15 +49,21 @@ describe.each(storeKinds())('webhook delivery across a kill -9 on %s (C8.5)', (k
     const created = await fetch(`${first.url}/api/v1/leads`, { method: 'POST', headers, body: JSON.stringify({ code: 'survives-kill' }) });
     expect(created.status).toBe(201);
     const leadId = ((await created.json()) as { data: { id: string } }).data.id;
+    // its one try recorded (the next is at its poll, a minute away): killed between two tries
+    const tried = () => db.database.db.selectFrom('webhook_deliveries').select('id').where('attempts', '>=', 1).where('locked_until', 'is', null).execute();
+    const triedBy = Date.now() + 15_000;
+    while ((await tried()).length === 0 && Date.now() < triedBy) await new Promise((resolve) => setTimeout(resolve, 50));
     await first.stop('SIGKILL');
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver.received).toHaveLength(1);
+    down = false;
 
     const second = await startServerProcess({ ...env, WEBHOOK_POLL_MS: '50' });
     try {
       const deadline = Date.now() + 15_000;
-      while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(receiver.received).toHaveLength(1);
-      const [entry] = receiver.received;
+      while (receiver.received.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(2);
+      const entry = receiver.received[1];
       const event = new Webhook(secret).verify(entry!.body, entry!.headers) as { type: string; data: { id: string } };
       expect(event).toMatchObject({ type: 'lead.created', data: { id: leadId, code: 'survives-kill' } });
     } finally {

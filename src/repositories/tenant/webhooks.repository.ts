@@ -161,6 +161,7 @@ export class WebhooksRepository extends KeyedTenantRepository {
 
   /** Makes one delivery of the endpoint due again at `at` (C11.2); false when the endpoint has no such delivery. */
   async retryDelivery(webhookId: string, deliveryId: string, at: string): Promise<DeliveryRow | undefined> {
+    noteOutboxWrite('webhooks');
     return this.scope
       .updateTable('webhook_deliveries')
       .set({ status: 'pending', next_attempt_at: at, delivered_at: null })

@@ -13,17 +13,20 @@ import { RedisLiveBus } from '../live/live-bus.js';
 export const OUTBOX_CHANNEL = 'leadlight:outbox';
 
 export interface OutboxRelay {
+  /** whether the hints can go out (Redis connected; always, without Redis): tests wait for it */
+  ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export function relayOutboxHints(redisUrl: string | undefined, commits: CommitSignal, onError?: (error: Error) => void): OutboxRelay {
-  if (redisUrl === undefined) return { close: async () => undefined };
+  if (redisUrl === undefined) return { ready: async () => true, close: async () => undefined };
   const bus = new RedisLiveBus(redisUrl, onError, OUTBOX_CHANNEL);
   bus.onNotice((message) => {
     if ((OUTBOXES as readonly string[]).includes(message)) commits.heard(message as Outbox);
   });
   commits.relayTo((outbox) => bus.publish(outbox));
   return {
+    ready: (timeoutMs) => bus.ready(timeoutMs),
     async close() {
       commits.relayTo(undefined);
       await bus.close();
