@@ -11,11 +11,15 @@
  * sessions. Then the overview the page asks for (the traffic endpoint's
  * service: one request), every site and one site, and its statements one
  * by one, timed in process (no HTTP): 3 warm-up runs, then the median and
- * worst of 15, with this process's CPU time (all of SQLite's work).
+ * worst of 15, with this process's CPU time (all of SQLite's work) and, on
+ * PostgreSQL, its backends' (from /proc). Each day's counters go to its
+ * week's rows too (migration 0021), as the ingest's upsert writes them.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/database.js';
 import { Store } from '../../src/repositories/index.js';
 import type { NewIdentity } from '../../src/repositories/tenant/identities.repository.js';
@@ -51,9 +55,34 @@ function split(total: number, weights: readonly number[]): number[] {
 
 export interface OverviewBench {
   store: string;
-  rows: { traffic: number; pages: number };
+  /** rows written: of days, and of weeks (migration 0021) */
+  rows: { traffic: number; pages: number; trafficWeeks: number; pageWeeks: number };
   fillSeconds: number;
-  results: { case: string; medianMs: number; worstMs: number; cpuMs: number }[];
+  results: { case: string; medianMs: number; worstMs: number; cpuMs: number; serverCpuMs?: number }[];
+}
+
+/** clock ticks per second of /proc's CPU times (Linux's USER_HZ) */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time (ms) PostgreSQL's backends of this benchmark's database have
+ * used, from /proc (the server runs on this machine: loopback only); every
+ * backend connected to the database is the benchmark's, its database being
+ * its own. Parallel workers end with their query and are not counted.
+ */
+async function serverCpuMs(database: ReturnType<typeof openDatabase>): Promise<number> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(database.db);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // utime and stime: fields 14 and 15 of the line, 12 and 13 after the command
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // a backend that ended meanwhile
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
 export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: string) => void): Promise<OverviewBench> {
@@ -71,6 +100,7 @@ export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: str
     const pageWeights = zipf(PAGES);
     let trafficRows = 0;
     let pageRows = 0;
+    const weekRows = { traffic: new Set<string>(), pages: new Set<string>() };
     const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
     for (let index = 0; index < DAYS; index += 1) {
       const day = new Date(today - index * 86_400_000).toISOString().slice(0, 10);
@@ -114,7 +144,11 @@ export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: str
         }
         pageRows += pageViews.filter((count) => count > 0).length;
       });
-      trafficRows += traffic.rows().length;
+      for (const row of pages.rows()) if (row.day !== day) weekRows.pages.add(`${row.day} ${row.host} ${row.path}`);
+      for (const row of traffic.rows()) {
+        if (row.day === day) trafficRows += 1;
+        else weekRows.traffic.add(`${row.dimension} ${row.day} ${row.host} ${row.value}`);
+      }
       await scope.transaction(async (repos) => {
         await repos.trafficCounts.add(traffic);
         await repos.pageCounts.add(pages);
@@ -123,7 +157,9 @@ export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: str
       });
     }
     const fillSeconds = (performance.now() - started) / 1000;
-    log(`[${kind}] overview: ${trafficRows} traffic rows, ${pageRows} page rows written in ${fillSeconds.toFixed(1)} s`);
+    log(
+      `[${kind}] overview: ${trafficRows} traffic rows and ${weekRows.traffic.size} of weeks, ${pageRows} page rows and ${weekRows.pages.size} of weeks, written in ${fillSeconds.toFixed(1)} s`,
+    );
     if (kind === 'postgres') {
       for (const table of ['traffic_counts', 'page_counts', 'lead_counts', 'identities']) await database.db.executeQuery({ sql: `analyze ${table}`, parameters: [], query: { kind: 'RawNode' } } as never);
     }
@@ -140,6 +176,7 @@ export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: str
       ['  top pages', () => repos.pageCounts.top(range.from, range.to, 10)],
       ['  top referrers', () => repos.trafficCounts.top('referrer', range.from, range.to, undefined, 10)],
       ['  top countries', () => repos.trafficCounts.top('country', range.from, range.to, undefined, 10)],
+      ['  sites', () => repos.trafficCounts.sites(100)],
       ['  leads per day (180 days)', () => repos.leadCounts.range(previous.from, range.to)],
       ['  identities per day (180 days)', () => repos.identities.countByDay(previous.from)],
     ];
@@ -147,7 +184,9 @@ export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: str
     for (const [name, run] of cases) {
       const times: number[] = [];
       const cpu: number[] = [];
+      let server = 0;
       for (let round = 0; round < WARM_UP + RUNS; round += 1) {
+        if (round === WARM_UP && kind === 'postgres') server = await serverCpuMs(database);
         const t0 = performance.now();
         const c0 = process.cpuUsage();
         await run();
@@ -157,6 +196,8 @@ export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: str
           cpu.push((used.user + used.system) / 1000);
         }
       }
+      // PostgreSQL's CPU: the mean over the measured runs (/proc counts in hundredths of a second)
+      const serverCpu = kind === 'postgres' ? ((await serverCpuMs(database)) - server) / RUNS : undefined;
       times.sort((a, b) => a - b);
       cpu.sort((a, b) => a - b);
       const result = {
@@ -165,11 +206,15 @@ export async function benchOverview(kind: 'sqlite' | 'postgres', log: (line: str
         worstMs: Number(times.at(-1)!.toFixed(1)),
         // this process's CPU (SQLite runs in it; PostgreSQL's work is in its server)
         cpuMs: Number(cpu[Math.floor(RUNS / 2)]!.toFixed(1)),
+        ...(serverCpu === undefined ? {} : { serverCpuMs: Number(serverCpu.toFixed(1)) }),
       };
-      log(`[${kind}] overview, ${name}: median ${result.medianMs} ms, worst ${result.worstMs} ms, this process's CPU ${result.cpuMs} ms (load average ${loadavg()[0]!.toFixed(1)})`);
+      const onServer = serverCpu === undefined ? '' : `, PostgreSQL's CPU ${result.serverCpuMs} ms (mean)`;
+      log(
+        `[${kind}] overview, ${name}: median ${result.medianMs} ms, worst ${result.worstMs} ms, this process's CPU ${result.cpuMs} ms${onServer} (load average ${loadavg()[0]!.toFixed(1)})`,
+      );
       results.push(result);
     }
-    return { store: kind, rows: { traffic: trafficRows, pages: pageRows }, fillSeconds, results };
+    return { store: kind, rows: { traffic: trafficRows, pages: pageRows, trafficWeeks: weekRows.traffic.size, pageWeeks: weekRows.pages.size }, fillSeconds, results };
   } finally {
     await database.close();
     await empty.drop();

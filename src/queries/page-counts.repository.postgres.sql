@@ -5,7 +5,8 @@
 insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
-  ($1, $2, $3, $4, $5)
+  ($1, $2, $3, $4, $5),
+  ($6, $7, $8, $9, $10)
 on conflict ("workspace_id", "day", "host", "path") do update
 set
   "views" = "page_counts"."views" + "excluded"."views";
@@ -15,7 +16,9 @@ insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
   ($1, $2, $3, $4, $5),
-  ($6, $7, $8, $9, $10)
+  ($6, $7, $8, $9, $10),
+  ($11, $12, $13, $14, $15),
+  ($16, $17, $18, $19, $20)
 on conflict ("workspace_id", "day", "host", "path") do update
 set
   "views" = "page_counts"."views" + "excluded"."views";
@@ -29,8 +32,20 @@ from
   "page_counts"
 where
   "page_counts"."workspace_id" = $1
-  and "day" >= $2
-  and "day" <= $3
+  and "day" in (
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13
+  )
 group by
   "host",
   "path"
@@ -39,7 +54,7 @@ order by
   "path",
   "host"
 limit
-  $4;
+  $14;
 
 -- PageCountsRepository.top: thirty days of one site
 select
@@ -50,9 +65,21 @@ from
   "page_counts"
 where
   "page_counts"."workspace_id" = $1
-  and "day" >= $2
-  and "day" <= $3
-  and "host" = $4
+  and "day" in (
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13
+  )
+  and "host" = $14
 group by
   "host",
   "path"
@@ -61,4 +88,4 @@ order by
   "path",
   "host"
 limit
-  $5;
+  $15;

@@ -5,6 +5,7 @@
 insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
+  (?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?)
 on conflict ("workspace_id", "day", "host", "path") do update
 set
@@ -14,6 +15,8 @@ set
 insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
+  (?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?)
 on conflict ("workspace_id", "day", "host", "path") do update
@@ -29,8 +32,7 @@ from
   "page_counts"
 where
   "page_counts"."workspace_id" = ?
-  and "day" >= ?
-  and "day" <= ?
+  and "day" in (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 group by
   "host",
   "path"
@@ -50,8 +52,7 @@ from
   "page_counts"
 where
   "page_counts"."workspace_id" = ?
-  and "day" >= ?
-  and "day" <= ?
+  and "day" in (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   and "host" = ?
 group by
   "host",

@@ -42,6 +42,32 @@ values
     $20,
     $21,
     $22
+  ),
+  (
+    $23,
+    $24,
+    $25,
+    $26,
+    $27,
+    $28,
+    $29,
+    $30,
+    $31,
+    $32,
+    $33
+  ),
+  (
+    $34,
+    $35,
+    $36,
+    $37,
+    $38,
+    $39,
+    $40,
+    $41,
+    $42,
+    $43,
+    $44
   )
 on conflict (
   "workspace_id",
@@ -112,17 +138,29 @@ from
 where
   "traffic_counts"."workspace_id" = $1
   and "dimension" = $2
-  and "day" >= $3
-  and "day" <= $4
+  and "day" in (
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13,
+    $14
+  )
 group by
   "value"
 having
-  sum("sessions") > $5
+  sum("sessions") > $15
 order by
   "sessions" desc,
   "value"
 limit
-  $6;
+  $16;
 
 -- TrafficCountsRepository.top: campaigns of one site, none left out
 select
@@ -135,19 +173,31 @@ from
 where
   "traffic_counts"."workspace_id" = $1
   and "dimension" = $2
-  and "day" >= $3
-  and "day" <= $4
-  and "host" = $5
-  and "value" <> $6
+  and "day" in (
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13,
+    $14
+  )
+  and "host" = $15
+  and "value" <> $16
 group by
   "value"
 having
-  sum("sessions") > $7
+  sum("sessions") > $17
 order by
   "sessions" desc,
   "value"
 limit
-  $8;
+  $18;
 
 -- TrafficCountsRepository.sites: the site filter
 select
@@ -158,15 +208,16 @@ from
 where
   "traffic_counts"."workspace_id" = $1
   and "dimension" = $2
+  and "day" >= $3
 group by
   "host"
 having
-  sum("page_views") > $3
+  sum("page_views") > $4
 order by
   "views" desc,
   "host"
 limit
-  $4;
+  $5;
 
 -- TrafficCountsRepository.pruneVisitorDays: the maintenance job
 delete from "visitor_days"

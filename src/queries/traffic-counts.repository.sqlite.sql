@@ -30,6 +30,8 @@ insert into
   )
 values
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 on conflict (
   "workspace_id",
@@ -100,8 +102,7 @@ from
 where
   "traffic_counts"."workspace_id" = ?
   and "dimension" = ?
-  and "day" >= ?
-  and "day" <= ?
+  and "day" in (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 group by
   "value"
 having
@@ -123,8 +124,7 @@ from
 where
   "traffic_counts"."workspace_id" = ?
   and "dimension" = ?
-  and "day" >= ?
-  and "day" <= ?
+  and "day" in (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   and "host" = ?
   and "value" <> ?
 group by
@@ -146,6 +146,7 @@ from
 where
   "traffic_counts"."workspace_id" = ?
   and "dimension" = ?
+  and "day" >= ?
 group by
   "host"
 having

@@ -53,14 +53,14 @@ describe.each(storeKinds())('migrations on %s', (kind) => {
     expect(await database.migrate()).toEqual([]);
   });
 
-  it('upgrading a database with tracked events counts its page views per day and page (0007-page-counts)', async () => {
+  it('upgrading a database with tracked events counts its page views per day and page (0007-page-counts), and per week (0021-week-counts)', async () => {
     const pending = await database.migrate();
     expect(pending).toEqual([]);
     const services = createServices(new Store(database));
     const workspace = await services.workspaces.create('Tracked before');
     // back to before 0007: what an earlier release left
     await sql`drop table page_counts`.execute(database.db);
-    await sql`delete from leadlight_migrations where name = '0007-page-counts'`.execute(database.db);
+    await sql`delete from leadlight_migrations where name in ('0007-page-counts', '0021-week-counts')`.execute(database.db);
     const store = new Store(database);
     await store.operator.eventPartitions.ensure('2025-06');
     const events: [string, string, string, string | null][] = [
@@ -75,12 +75,15 @@ describe.each(storeKinds())('migrations on %s', (kind) => {
         values (${workspace.id}, ${at}, ${`00000000-0000-4000-8000-00000000010${index}`}, ${at},
         ${'00000000-0000-4000-8000-0000000000aa'}, ${'00000000-0000-4000-8000-0000000000bb'}, ${type}, ${url}, ${path})`.execute(database.db);
     }
-    expect(await database.migrate()).toEqual(['0007-page-counts']);
+    // 0021 sums the counted days into their weeks (June 2025: Sunday the 1st, then whole weeks from Monday the 2nd)
+    expect(await database.migrate()).toEqual(['0007-page-counts', '0021-week-counts']);
     const pageCounts = store.forWorkspace(workspace.id).repos.pageCounts;
     expect(await pageCounts.top('2025-06-01', '2025-06-30', 10)).toEqual([
       { host: 'shop.example.com', path: '/pricing', views: 3 },
       { host: 'shop.example.com:8443', path: '/', views: 1 },
     ]);
     expect(await pageCounts.top('2025-06-02', '2025-06-02', 10)).toEqual([{ host: 'shop.example.com', path: '/pricing', views: 1 }]);
+    // Monday to Sunday: the week row alone
+    expect(await pageCounts.top('2025-06-02', '2025-06-08', 10)).toEqual([{ host: 'shop.example.com', path: '/pricing', views: 1 }]);
   });
 });

@@ -4,7 +4,8 @@
  * sessions on the day and site they started, bounces (single-page sessions,
  * taken back when a later batch adds a page), session length (first event
  * to last, any type), page views, and the breakdowns; the day boundaries at
- * exact UTC midnights and the previous period's exact edges; the site
+ * exact UTC midnights and the previous period's exact edges; the week
+ * rows (whole weeks, edge days, the Monday's first instant); the site
  * filter; the range's validation at its edges.
  */
 import { randomUUID } from 'node:crypto';
@@ -183,6 +184,50 @@ describe.each(storeKinds())('the overview traffic on %s', (kind) => {
     const nowhere = await traffic(`from=${D}&to=${D}&site=nowhere.example.com`);
     expect(nowhere.figures.visitors).toEqual({ value: 0, previous: 0 });
     expect(nowhere.figures.bounce_rate).toEqual({ value: null, previous: null });
+  });
+
+  it('week rows (0021): a range reads its whole weeks from them and its edge days from days, the week boundary at its exact instant', async () => {
+    // W: the latest Monday (UTC), at most 6 days ago, so its Sunday's last millisecond is within the ingest's 7 days
+    const today = Date.parse(`${day(Date.now())}T00:00:00.000Z`);
+    const W = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY_MS;
+    const workspace = await t.createWorkspace('Weeks');
+    const viewer = await signIn(base, await member(t, workspace.id, 'viewer'));
+    const { key } = await createSiteKey(t, workspace);
+    // X: a session from Sunday's last millisecond into Monday (it counts in the week it began); Y: Monday's first instant
+    const [X, Y] = [randomUUID(), randomUUID()];
+    const events = [
+      pageView(X, '/sunday', { ts: at(W - 1), referrer: 'https://sunday.example/' }),
+      pageView(X, '/later', { ts: at(W + MINUTE) }),
+      pageView(Y, '/monday', { ts: at(W), referrer: 'https://monday.example/' }),
+    ];
+    expect((await postEvents(base, key, events, { 'user-agent': BROWSER_UA })).status).toBe(202);
+    const weeks = async (from: number, to: number) => {
+      const answer = await dashboard(base, viewer, 'GET', `/overview/traffic?from=${day(from)}&to=${day(to)}`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const data = answer.body.data as Traffic;
+      return {
+        pages: data.breakdowns.pages.map((page) => `${page.path} ${page.views}`).sort(),
+        referrers: data.breakdowns.referrers.map((row) => `${row.value} ${row.sessions}`).sort(),
+        sessions: data.figures.sessions,
+        page_views: data.figures.page_views,
+      };
+    };
+    // Monday to Sunday: the week row alone; the previous period is the week before
+    expect(await weeks(W, W + 6 * DAY_MS)).toEqual({
+      pages: ['/later 1', '/monday 1'],
+      referrers: ['monday.example 1'],
+      sessions: { value: 1, previous: 1 },
+      page_views: { value: 2, previous: 1 },
+    });
+    expect(await weeks(W - 7 * DAY_MS, W - DAY_MS)).toMatchObject({ pages: ['/sunday 1'], referrers: ['sunday.example 1'] });
+    // the Sunday and the Monday: two day rows
+    const all = { pages: ['/later 1', '/monday 1', '/sunday 1'], referrers: ['monday.example 1', 'sunday.example 1'] };
+    expect(await weeks(W - DAY_MS, W)).toMatchObject(all);
+    // an edge day and a whole week, then two whole weeks: each view once
+    expect(await weeks(W - DAY_MS, W + 6 * DAY_MS)).toMatchObject(all);
+    expect(await weeks(W - 7 * DAY_MS, W + 6 * DAY_MS)).toMatchObject(all);
+    // Tuesday to the next Monday holds no whole week: days only, the week's row unread
+    expect(await weeks(W + DAY_MS, W + 7 * DAY_MS)).toMatchObject({ pages: [], referrers: [] });
   });
 
   it('the last 30 days by default, today last', async () => {

@@ -25,6 +25,7 @@ import { trafficCountsMigration } from './0016-traffic-counts.js';
 import { digestsMigration } from './0017-digests.js';
 import { alertsMigration } from './0019a-alerts.js';
 import { companyLeadsMigration } from './0020-company-leads.js';
+import { weekCountsMigration } from './0021-week-counts.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0017-digests': digestsMigration,
   '0019a-alerts': alertsMigration,
   '0020-company-leads': companyLeadsMigration,
+  '0021-week-counts': weekCountsMigration,
 };
 
 /** the names of every migration in the order they apply (by name, as the migrator sorts them): what a store at the latest schema has recorded */

@@ -4,9 +4,11 @@
  * few rows per day, site and value however many events the log holds.
  * Written by the ingest derivation in the transaction that appends the
  * events they count: first the batch's visitor-day markers (those that were
- * new are the visitors to count), then one upsert of the gathered counters.
+ * new are the visitors to count), then one upsert of the gathered counters,
+ * each day's with its week's (migration 0021, week-buckets.ts).
  */
 import { TenantRepository } from './tenant-repository.js';
+import { keysOf, weekOf, WEEK_PREFIX } from './week-buckets.js';
 
 const ROWS_PER_STATEMENT = 500;
 
@@ -49,11 +51,18 @@ export interface TrafficValue {
 const FIELDS = ['visitors', 'all_sites_visitors', 'sessions', 'page_views', 'bounces', 'duration_ms'] as const;
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Counter deltas per (dimension, day, host, value), gathered before they are written. */
+/** Counter deltas per (dimension, day, host, value), gathered before they are written; each day's deltas go to its week's row too. */
 export class PendingTraffic {
   readonly #rows = new Map<string, TrafficRow>();
 
+  /** Adds to the row of the day and to the row of its week (week-buckets.ts). */
   add(dimension: string, day: string, host: string, value: string, delta: Partial<TrafficDelta>): this {
+    this.#add(dimension, day, host, value, delta);
+    this.#add(dimension, weekOf(day), host, value, delta);
+    return this;
+  }
+
+  #add(dimension: string, day: string, host: string, value: string, delta: Partial<TrafficDelta>): void {
     const key = `${dimension}\u0000${day}\u0000${host}\u0000${value}`;
     let row = this.#rows.get(key);
     if (row === undefined) {
@@ -61,7 +70,6 @@ export class PendingTraffic {
       this.#rows.set(key, row);
     }
     for (const field of FIELDS) row[field] += delta[field] ?? 0;
-    return this;
   }
 
   /**
@@ -124,14 +132,16 @@ export class TrafficCountsRepository extends TenantRepository {
     });
   }
 
-  /** The values of a dimension with the most sessions from `fromDay` to `toDay`, most first; `''` (none, unknown) included unless `withoutNone`. */
+  /**
+   * The values of a dimension with the most sessions from `fromDay` to `toDay`, most first; `''` (none, unknown) included unless `withoutNone`.
+   * Reads the range's whole weeks from their week rows, its edge days from their day rows.
+   */
   async top(dimension: string, fromDay: string, toDay: string, host: string | undefined, limit: number, withoutNone = false): Promise<TrafficValue[]> {
     const rows = await this.scope
       .selectFrom('traffic_counts')
       .select((eb) => ['value', eb.fn.sum<number>('sessions').as('sessions'), eb.fn.sum<number>('bounces').as('bounces'), eb.fn.sum<number>('duration_ms').as('duration_ms')])
       .where('dimension', '=', dimension)
-      .where('day', '>=', fromDay)
-      .where('day', '<=', toDay)
+      .where('day', 'in', keysOf(fromDay, toDay))
       .$if(host !== undefined, (q) => q.where('host', '=', host as string))
       .$if(withoutNone, (q) => q.where('value', '<>', ''))
       .groupBy('value')
@@ -154,6 +164,8 @@ export class TrafficCountsRepository extends TenantRepository {
       .selectFrom('traffic_counts')
       .select((eb) => ['host', eb.fn.sum<number>('page_views').as('views')])
       .where('dimension', '=', '')
+      // the week rows: the same sums, in a seventh of the rows
+      .where('day', '>=', WEEK_PREFIX)
       .groupBy('host')
       .having((eb) => eb.fn.sum('page_views'), '>', 0)
       .orderBy('views', 'desc')
