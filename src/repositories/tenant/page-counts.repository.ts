@@ -9,7 +9,7 @@ import { param } from '../../db/query-templates.js';
 import { TenantRepository } from './tenant-repository.js';
 import { keysOf, weekOf } from './week-buckets.js';
 
-const ROWS_PER_STATEMENT = 500;
+const ROWS_PER_TEMPLATE = 64;
 
 export interface PageCountRow {
   day: string;
@@ -57,22 +57,24 @@ export class PageCountsRepository extends TenantRepository {
   /** Adds the gathered page views; call it in the transaction of the events they count. */
   async add(pending: PendingPageViews): Promise<void> {
     const rows = pending.rows();
-    if (rows.length === 0) return;
-    if (rows.length === 2) {
-      // one page's views of one day: its day row and its week row
-      const [day, week] = rows as [PageCountRow, PageCountRow];
+    // each count of rows up to ROWS_PER_TEMPLATE is one compiled template: no query built per batch (issue 24)
+    for (let start = 0; start < rows.length; start += ROWS_PER_TEMPLATE) {
+      const chunk = rows.slice(start, start + ROWS_PER_TEMPLATE);
+      const values: Record<string, unknown> = {};
+      chunk.forEach((row, index) => {
+        values[`day${index}`] = row.day;
+        values[`host${index}`] = row.host;
+        values[`path${index}`] = row.path;
+        values[`views${index}`] = row.views;
+      });
       await this.scope
-        .template('pageCounts.add:2', (q) =>
-          this.upsert(q, [
-            { day: param('day'), host: param('host'), path: param('path'), views: param<number>('views') },
-            { day: param('week'), host: param('weekHost'), path: param('weekPath'), views: param<number>('weekViews') },
-          ]),
+        .template(`pageCounts.add:${chunk.length}`, (q) =>
+          this.upsert(
+            q,
+            chunk.map((_, index) => ({ day: param(`day${index}`), host: param(`host${index}`), path: param(`path${index}`), views: param<number>(`views${index}`) })),
+          ),
         )
-        .all({ ...day, week: week.day, weekHost: week.host, weekPath: week.path, weekViews: week.views });
-      return;
-    }
-    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-      await this.upsert(this.scope, rows.slice(start, start + ROWS_PER_STATEMENT)).execute();
+        .all(values);
     }
   }
 

@@ -7,10 +7,17 @@
  * new are the visitors to count), then one upsert of the gathered counters,
  * each day's with its week's (migration 0021, week-buckets.ts).
  */
+import { param } from '../../db/query-templates.js';
 import { TenantRepository } from './tenant-repository.js';
 import { keysOf, weekOf, WEEK_PREFIX } from './week-buckets.js';
 
-const ROWS_PER_STATEMENT = 500;
+/**
+ * Rows per statement: each count of rows up to this is one compiled
+ * template (query-templates.ts), so a batch's markers and counters are
+ * written without building a query (issue 24's profile: building them cost
+ * more than running them).
+ */
+const ROWS_PER_TEMPLATE = 64;
 
 /** the counters of one row, as deltas to add */
 export interface TrafficDelta {
@@ -49,6 +56,16 @@ export interface TrafficValue {
 }
 
 const FIELDS = ['visitors', 'all_sites_visitors', 'sessions', 'page_views', 'bounces', 'duration_ms'] as const;
+const KEYS = ['dimension', 'day', 'host', 'value'] as const;
+
+/** The values of a template of `rows.length` rows: each column's name suffixed with its row's index. */
+function rowValues<Row extends object>(rows: readonly Row[], columns: readonly (keyof Row & string)[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, index) => {
+    for (const column of columns) values[`${column}${index}`] = row[column];
+  });
+  return values;
+}
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Counter deltas per (dimension, day, host, value), gathered before they are written; each day's deltas go to its week's row too. */
@@ -88,12 +105,19 @@ export class TrafficCountsRepository extends TenantRepository {
   async markVisitorDays(markers: readonly VisitorDay[]): Promise<VisitorDay[]> {
     const sorted = [...markers].sort((a, b) => compare(a.day, b.day) || compare(a.host, b.host) || compare(a.visitor_id, b.visitor_id));
     const added: VisitorDay[] = [];
-    for (let start = 0; start < sorted.length; start += ROWS_PER_STATEMENT) {
+    for (let start = 0; start < sorted.length; start += ROWS_PER_TEMPLATE) {
+      const chunk = sorted.slice(start, start + ROWS_PER_TEMPLATE);
       const rows = await this.scope
-        .insertInto('visitor_days', sorted.slice(start, start + ROWS_PER_STATEMENT))
-        .onConflict((conflict) => conflict.columns(['workspace_id', 'day', 'host', 'visitor_id']).doNothing())
-        .returning(['day', 'host', 'visitor_id'])
-        .execute();
+        .template(`visitorDays.mark:${chunk.length}`, (q) =>
+          q
+            .insertInto(
+              'visitor_days',
+              chunk.map((_, row) => ({ day: param(`day${row}`), host: param(`host${row}`), visitor_id: param(`visitor_id${row}`) })),
+            )
+            .onConflict((conflict) => conflict.columns(['workspace_id', 'day', 'host', 'visitor_id']).doNothing())
+            .returning(['day', 'host', 'visitor_id']),
+        )
+        .all(rowValues(chunk, ['day', 'host', 'visitor_id']));
       added.push(...rows.map((row) => ({ day: row.day, host: row.host, visitor_id: String(row.visitor_id) })));
     }
     return added;
@@ -102,15 +126,25 @@ export class TrafficCountsRepository extends TenantRepository {
   /** Adds the gathered deltas; call it in the transaction of the events they count. */
   async add(pending: PendingTraffic): Promise<void> {
     const rows = pending.rows();
-    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    for (let start = 0; start < rows.length; start += ROWS_PER_TEMPLATE) {
+      const chunk = rows.slice(start, start + ROWS_PER_TEMPLATE);
       await this.scope
-        .insertInto('traffic_counts', rows.slice(start, start + ROWS_PER_STATEMENT))
-        .onConflict((conflict) =>
-          conflict
-            .columns(['workspace_id', 'dimension', 'day', 'host', 'value'])
-            .doUpdateSet((eb) => Object.fromEntries(FIELDS.map((field) => [field, eb(`traffic_counts.${field}`, '+', eb.ref(`excluded.${field}`))]))),
+        .template(`trafficCounts.add:${chunk.length}`, (q) =>
+          q
+            .insertInto(
+              'traffic_counts',
+              chunk.map((_, row) => ({
+                ...(Object.fromEntries(KEYS.map((key) => [key, param(`${key}${row}`)])) as Record<(typeof KEYS)[number], string>),
+                ...(Object.fromEntries(FIELDS.map((field) => [field, param<number>(`${field}${row}`)])) as unknown as TrafficDelta),
+              })),
+            )
+            .onConflict((conflict) =>
+              conflict
+                .columns(['workspace_id', 'dimension', 'day', 'host', 'value'])
+                .doUpdateSet((eb) => Object.fromEntries(FIELDS.map((field) => [field, eb(`traffic_counts.${field}`, '+', eb.ref(`excluded.${field}`))]))),
+            ),
         )
-        .execute();
+        .all(rowValues(chunk, [...KEYS, ...FIELDS]));
     }
   }
 

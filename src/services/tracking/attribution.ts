@@ -5,6 +5,7 @@
  * utm_campaign; `referral` when the referrer is another site (another host
  * name, `www.` aside); otherwise `website`.
  */
+import { memoize } from './memo.js';
 
 export type LeadSource = 'campaign' | 'referral' | 'website';
 
@@ -29,9 +30,11 @@ export function utmOf(url: string | null): Record<string, string> {
   return utm;
 }
 
-/** The path of a URL, null when it is not one. */
+const parsedPath = memoize((url) => parse(url)?.pathname ?? null, 5_000);
+
+/** The path of a URL, null when it is not one (memoized: each event of a batch asks, memo.ts). */
 export function pathOf(url: string | null | undefined): string | null {
-  return parse(url)?.pathname ?? null;
+  return url === null || url === undefined ? null : parsedPath(url);
 }
 
 const siteOf = (url: URL) => url.hostname.replace(/^www\./, '');

@@ -17,6 +17,7 @@
  */
 import { PendingTraffic, type TrafficCountsRepository, type VisitorDay } from '../../repositories/tenant/traffic-counts.repository.js';
 import type { Session } from '../../repositories/tenant/sessions.repository.js';
+import { memoize } from './memo.js';
 import { agentOf } from './user-agents.js';
 
 /** the breakdowns a session counts in, besides the site's totals */
@@ -34,14 +35,17 @@ export interface SessionCount {
   duration_ms: number;
 }
 
-/** A URL's host as the URL parser gives it (with a port, if any), lower case; '' when it has none. */
-export function hostOf(url: string | null): string {
-  if (url === null) return '';
+const parsedHost = memoize((url) => {
   try {
     return new URL(url).host.toLowerCase();
   } catch {
     return '';
   }
+}, 5_000);
+
+/** A URL's host as the URL parser gives it (with a port, if any), lower case; '' when it has none. */
+export function hostOf(url: string | null): string {
+  return url === null ? '' : parsedHost(url);
 }
 
 /** The referrer's domain without `www.`; '' when there is none or it is the landing page's own site. */
