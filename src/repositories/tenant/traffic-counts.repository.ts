@@ -4,9 +4,11 @@
  * few rows per day, site and value however many events the log holds.
  * Written by the ingest derivation in the transaction that appends the
  * events they count: first the batch's visitor-day markers (those that were
- * new are the visitors to count), then one upsert of the gathered counters,
- * each day's with its week's (migration 0021, week-buckets.ts).
+ * new are the visitors to count), then the upsert of the gathered counters,
+ * each day's with its week's (migration 0021, week-buckets.ts): on
+ * PostgreSQL one statement, on SQLite a prepared statement per row.
  */
+import { param } from '../../db/query-templates.js';
 import { TenantRepository } from './tenant-repository.js';
 import { keysOf, weekOf, WEEK_PREFIX } from './week-buckets.js';
 
@@ -102,16 +104,35 @@ export class TrafficCountsRepository extends TenantRepository {
   /** Adds the gathered deltas; call it in the transaction of the events they count. */
   async add(pending: PendingTraffic): Promise<void> {
     const rows = pending.rows();
-    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-      await this.scope
-        .insertInto('traffic_counts', rows.slice(start, start + ROWS_PER_STATEMENT))
-        .onConflict((conflict) =>
-          conflict
-            .columns(['workspace_id', 'dimension', 'day', 'host', 'value'])
-            .doUpdateSet((eb) => Object.fromEntries(FIELDS.map((field) => [field, eb(`traffic_counts.${field}`, '+', eb.ref(`excluded.${field}`))]))),
-        )
-        .execute();
+    if (this.codec.kind === 'sqlite') {
+      // one prepared single-row statement per row: on SQLite cheaper than building a statement of a hundred rows each batch
+      const statement = this.scope.template('trafficCounts.add:1', (q) =>
+        this.upsert(q, [
+          {
+            dimension: param('dimension'),
+            day: param('day'),
+            host: param('host'),
+            value: param('value'),
+            ...(Object.fromEntries(FIELDS.map((field) => [field, param<number>(field)])) as unknown as TrafficDelta),
+          },
+        ]),
+      );
+      for (const row of rows) await statement.all({ ...row });
+      return;
     }
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      await this.upsert(this.scope, rows.slice(start, start + ROWS_PER_STATEMENT)).execute();
+    }
+  }
+
+  private upsert(scope: typeof this.scope, rows: readonly TrafficRow[]) {
+    return scope
+      .insertInto('traffic_counts', rows)
+      .onConflict((conflict) =>
+        conflict
+          .columns(['workspace_id', 'dimension', 'day', 'host', 'value'])
+          .doUpdateSet((eb) => Object.fromEntries(FIELDS.map((field) => [field, eb(`traffic_counts.${field}`, '+', eb.ref(`excluded.${field}`))]))),
+      );
   }
 
   /** Each day's totals from `fromDay` to `toDay` (inclusive) of one site, or of every site summed; days without traffic are absent. */
