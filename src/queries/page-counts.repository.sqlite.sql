@@ -5,7 +5,14 @@
 insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
-  (?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?)
+on conflict ("workspace_id", "day", "host", "path") do update
+set
+  "views" = "page_counts"."views" + "excluded"."views";
+
+insert into
+  "page_counts" ("day", "host", "path", "views", "workspace_id")
+values
   (?, ?, ?, ?, ?)
 on conflict ("workspace_id", "day", "host", "path") do update
 set
@@ -15,9 +22,30 @@ set
 insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
-  (?, ?, ?, ?, ?),
-  (?, ?, ?, ?, ?),
-  (?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?)
+on conflict ("workspace_id", "day", "host", "path") do update
+set
+  "views" = "page_counts"."views" + "excluded"."views";
+
+insert into
+  "page_counts" ("day", "host", "path", "views", "workspace_id")
+values
+  (?, ?, ?, ?, ?)
+on conflict ("workspace_id", "day", "host", "path") do update
+set
+  "views" = "page_counts"."views" + "excluded"."views";
+
+insert into
+  "page_counts" ("day", "host", "path", "views", "workspace_id")
+values
+  (?, ?, ?, ?, ?)
+on conflict ("workspace_id", "day", "host", "path") do update
+set
+  "views" = "page_counts"."views" + "excluded"."views";
+
+insert into
+  "page_counts" ("day", "host", "path", "views", "workspace_id")
+values
   (?, ?, ?, ?, ?)
 on conflict ("workspace_id", "day", "host", "path") do update
 set

@@ -29,9 +29,99 @@ insert into
     "workspace_id"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+on conflict (
+  "workspace_id",
+  "dimension",
+  "day",
+  "host",
+  "value"
+) do update
+set
+  "visitors" = "traffic_counts"."visitors" + "excluded"."visitors",
+  "all_sites_visitors" = "traffic_counts"."all_sites_visitors" + "excluded"."all_sites_visitors",
+  "sessions" = "traffic_counts"."sessions" + "excluded"."sessions",
+  "page_views" = "traffic_counts"."page_views" + "excluded"."page_views",
+  "bounces" = "traffic_counts"."bounces" + "excluded"."bounces",
+  "duration_ms" = "traffic_counts"."duration_ms" + "excluded"."duration_ms";
+
+insert into
+  "traffic_counts" (
+    "dimension",
+    "day",
+    "host",
+    "value",
+    "visitors",
+    "all_sites_visitors",
+    "sessions",
+    "page_views",
+    "bounces",
+    "duration_ms",
+    "workspace_id"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+on conflict (
+  "workspace_id",
+  "dimension",
+  "day",
+  "host",
+  "value"
+) do update
+set
+  "visitors" = "traffic_counts"."visitors" + "excluded"."visitors",
+  "all_sites_visitors" = "traffic_counts"."all_sites_visitors" + "excluded"."all_sites_visitors",
+  "sessions" = "traffic_counts"."sessions" + "excluded"."sessions",
+  "page_views" = "traffic_counts"."page_views" + "excluded"."page_views",
+  "bounces" = "traffic_counts"."bounces" + "excluded"."bounces",
+  "duration_ms" = "traffic_counts"."duration_ms" + "excluded"."duration_ms";
+
+insert into
+  "traffic_counts" (
+    "dimension",
+    "day",
+    "host",
+    "value",
+    "visitors",
+    "all_sites_visitors",
+    "sessions",
+    "page_views",
+    "bounces",
+    "duration_ms",
+    "workspace_id"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+on conflict (
+  "workspace_id",
+  "dimension",
+  "day",
+  "host",
+  "value"
+) do update
+set
+  "visitors" = "traffic_counts"."visitors" + "excluded"."visitors",
+  "all_sites_visitors" = "traffic_counts"."all_sites_visitors" + "excluded"."all_sites_visitors",
+  "sessions" = "traffic_counts"."sessions" + "excluded"."sessions",
+  "page_views" = "traffic_counts"."page_views" + "excluded"."page_views",
+  "bounces" = "traffic_counts"."bounces" + "excluded"."bounces",
+  "duration_ms" = "traffic_counts"."duration_ms" + "excluded"."duration_ms";
+
+insert into
+  "traffic_counts" (
+    "dimension",
+    "day",
+    "host",
+    "value",
+    "visitors",
+    "all_sites_visitors",
+    "sessions",
+    "page_views",
+    "bounces",
+    "duration_ms",
+    "workspace_id"
+  )
+values
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 on conflict (
   "workspace_id",

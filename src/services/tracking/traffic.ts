@@ -1,7 +1,7 @@
 /**
  * What a batch adds to the overview's traffic counters (C9.5;
- * docs/overview.md), gathered in memory and written with two statements per
- * batch (traffic-counts.repository.ts):
+ * docs/overview.md), gathered in memory and written in two steps per batch,
+ * the markers then the counters (traffic-counts.repository.ts):
  * - a page view counts in its UTC day's page views on its site (the page
  *   URL's host);
  * - a visitor counts once per UTC day and site, at its first page view
@@ -129,7 +129,7 @@ export interface VisitorTraffic {
   logged: readonly { type: string; occurred_at: string; url: string | null }[];
 }
 
-/** Counts a batch in the traffic counters: two statements (markers, counters), or one when it has no page view. */
+/** Counts a batch in the traffic counters: two steps (markers, counters), or one when it has no page view. */
 export async function countTraffic(repository: TrafficCountsRepository, visitors: readonly VisitorTraffic[]): Promise<void> {
   const pending = new PendingTraffic();
   const pages: PageSeen[] = [];
