@@ -5,14 +5,7 @@
 insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
-  (?, ?, ?, ?, ?)
-on conflict ("workspace_id", "day", "host", "path") do update
-set
-  "views" = "page_counts"."views" + "excluded"."views";
-
-insert into
-  "page_counts" ("day", "host", "path", "views", "workspace_id")
-values
+  (?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?)
 on conflict ("workspace_id", "day", "host", "path") do update
 set
@@ -22,30 +15,9 @@ set
 insert into
   "page_counts" ("day", "host", "path", "views", "workspace_id")
 values
-  (?, ?, ?, ?, ?)
-on conflict ("workspace_id", "day", "host", "path") do update
-set
-  "views" = "page_counts"."views" + "excluded"."views";
-
-insert into
-  "page_counts" ("day", "host", "path", "views", "workspace_id")
-values
-  (?, ?, ?, ?, ?)
-on conflict ("workspace_id", "day", "host", "path") do update
-set
-  "views" = "page_counts"."views" + "excluded"."views";
-
-insert into
-  "page_counts" ("day", "host", "path", "views", "workspace_id")
-values
-  (?, ?, ?, ?, ?)
-on conflict ("workspace_id", "day", "host", "path") do update
-set
-  "views" = "page_counts"."views" + "excluded"."views";
-
-insert into
-  "page_counts" ("day", "host", "path", "views", "workspace_id")
-values
+  (?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?)
 on conflict ("workspace_id", "day", "host", "path") do update
 set
