@@ -60,7 +60,7 @@ interface Server {
 async function startServer(tree: string, db: string, straceFile: string | undefined): Promise<Server> {
   const flags = values['node-flags'].split(' ').filter((flag) => flag !== '');
   const node = ['node', ...flags, '--import', 'tsx', 'bench/server.ts'];
-  const command = ['taskset', '-c', '0', ...(straceFile === undefined ? [] : ['strace', '-f', '-T', '-e', 'trace=fdatasync,fsync,pwrite64', '-o', straceFile]), ...node];
+  const command = ['taskset', '-c', '0', ...(straceFile === undefined ? [] : ['strace', '-f', '--seccomp-bpf', '-T', '-e', 'trace=fdatasync,fsync,pwrite64', '-o', straceFile]), ...node];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: tree,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
