@@ -9,7 +9,9 @@
  * threads, /proc), requests per second, and the server's event-loop delay.
  * With --strace, the server runs under `strace -f` and the report counts the
  * fdatasync/fsync calls made on the event loop's thread and on others, and
- * the time the event loop spent in them. `--node-flags` are given to the
+ * the time the event loop spent in them, and the bytes written with pwrite64
+ * (SQLite's writes to the log) per request: counts that the machine's other
+ * load does not change, where CPU time does. `--node-flags` are given to the
  * server's node (e.g. "--cpu-prof --cpu-prof-dir=DIR" for a profile per run).
  *
  *   taskset -c 1 npx tsx bench/write-path.ts --store .bench/sqlite-20000.json \
@@ -58,7 +60,7 @@ interface Server {
 async function startServer(tree: string, db: string, straceFile: string | undefined): Promise<Server> {
   const flags = values['node-flags'].split(' ').filter((flag) => flag !== '');
   const node = ['node', ...flags, '--import', 'tsx', 'bench/server.ts'];
-  const command = ['taskset', '-c', '0', ...(straceFile === undefined ? [] : ['strace', '-f', '-T', '-e', 'trace=fdatasync,fsync', '-o', straceFile]), ...node];
+  const command = ['taskset', '-c', '0', ...(straceFile === undefined ? [] : ['strace', '-f', '--seccomp-bpf', '-T', '-e', 'trace=fdatasync,fsync,pwrite64', '-o', straceFile]), ...node];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: tree,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -133,19 +135,28 @@ async function load(url: string, scenario: string): Promise<{ seconds: number; f
   return { seconds: (performance.now() - started) / 1000, failed };
 }
 
-function syncCalls(file: string, mainPid: number): { main: number; mainMs: number; others: number } {
+function syncCalls(file: string, mainPid: number): { main: number; mainMs: number; others: number; written: number; writes: number } {
   let main = 0;
   let mainMs = 0;
   let others = 0;
+  let written = 0;
+  let writes = 0;
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const match = /^(\d+)\s+f(?:data)?sync\(.*<([\d.]+)>$/.exec(line);
+    // a call another thread interrupted is written as "<unfinished ...>", then "<... pwrite64 resumed>" with its result
+    const write = /^\d+\s+(?:pwrite64\(|<\.\.\. pwrite64 resumed>).* = (\d+) <[\d.]+>$/.exec(line);
+    if (write !== null) {
+      writes += 1;
+      written += Number(write[1]);
+      continue;
+    }
+    const match = /^(\d+)\s+(?:f(?:data)?sync\(|<\.\.\. f(?:data)?sync resumed>).*<([\d.]+)>$/.exec(line);
     if (match === null) continue;
     if (Number(match[1]) === mainPid) {
       main += 1;
       mainMs += Number(match[2]) * 1000;
     } else others += 1;
   }
-  return { main, mainMs, others };
+  return { main, mainMs, others, written, writes };
 }
 
 const trees = values.trees.split(',');
@@ -170,7 +181,7 @@ for (let round = 1; round <= Number(values.rounds); round += 1) {
         const { eventLoop } = await server.stats();
         const syncs = straceFile === undefined ? '' : (() => {
           const calls = syncCalls(straceFile, server.pid);
-          return `, syncs on the event loop ${calls.main} (${calls.mainMs.toFixed(0)} ms), on other threads ${calls.others}`;
+          return `, syncs on the event loop ${calls.main} (${calls.mainMs.toFixed(0)} ms), on other threads ${calls.others}; ${(calls.writes / requests).toFixed(1)} pwrite64 and ${(calls.written / requests / 1024).toFixed(1)} KiB written per request`;
         })();
         say(
           `r${round} ${path.basename(tree)} ${scenario}: ${(requests / seconds).toFixed(0)} req/s, ${((cpu * 1e6) / requests).toFixed(0)} CPU-µs/req, event loop p99 ${eventLoop.p99.toFixed(1)} ms max ${eventLoop.max.toFixed(1)} ms${failed > 0 ? `, ${failed} not 2xx` : ''}${syncs}`,

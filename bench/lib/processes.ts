@@ -103,8 +103,11 @@ export class PinnedProcess {
     }
   }
 
-  /** Waits for `{type: 'ready', url}`; fails with the log tail if the process exits first. */
-  async ready(timeoutMs = 60_000): Promise<string> {
+  /**
+   * Waits for `{type: 'ready', url}`; fails with the log tail if the process exits first.
+   * Three minutes: at a load average of 40 the service alone took 37 to 41 s to start on the million-lead store, and longer beside L0 (issue 24).
+   */
+  async ready(timeoutMs = 180_000): Promise<string> {
     const message = await this.next('ready', timeoutMs);
     return String(message.url);
   }

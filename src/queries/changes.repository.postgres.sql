@@ -4,11 +4,11 @@
 -- ChangesRepository.append
 insert into
   "changes" (
+    "workspace_id",
     "id",
     "type",
     "payload",
-    "created_at",
-    "workspace_id"
+    "created_at"
   )
 values
   ($1, $2, $3, $4, $5);

@@ -10,7 +10,7 @@ import { GroupCommit } from '../db/group-commit.js';
 import type { Schema } from '../db/schema.js';
 import type { WorkspaceId } from '../tenancy/workspace-id.js';
 import { operatorRepositories, type OperatorRepositories } from './operator/index.js';
-import type { PeopleRepository } from './operator/people.repository.js';
+import { PeopleRepository } from './operator/people.repository.js';
 import { TenantScope } from './scope/tenant-scope.js';
 import { tenantRepositories, type TenantRepositories } from './tenant/index.js';
 import { currentWriteHook } from './write-hooks.js';
@@ -89,7 +89,8 @@ export class WorkspaceStore {
 
   /** Runs `work` in one read-write transaction (see Store.run). */
   transaction<T>(work: TenantWork<T>): Promise<T> {
-    return this.store.run((trx) => work(this.#repositories(trx), operatorRepositories(trx, this.store.database.codec).people));
+    // only the people repository: the other operator repositories cost their construction on every write (issue 24)
+    return this.store.run((trx) => work(this.#repositories(trx), new PeopleRepository(trx, this.store.database.codec)));
   }
 
   /** Resolves once every commit made so far is on disk (Store.durable). */

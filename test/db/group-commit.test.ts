@@ -14,7 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStorageFailure } from '../../src/db/errors.js';
-import { GROUP_BUDGET_MS, GroupCommit } from '../../src/db/group-commit.js';
+import { GROUP_BUDGET_MS, GroupCommit, MAX_GROUP } from '../../src/db/group-commit.js';
 import { walFlusher, type SyncFile } from '../../src/db/wal-flush.js';
 import { Store } from '../../src/repositories/index.js';
 import { createServices } from '../../src/services/index.js';
@@ -217,6 +217,72 @@ describe('group commit with the log synced off the event loop (C2.4, issue 24)',
     await Promise.all(writes);
     expect(coveredWhenAnswered).toEqual(ids.map(() => true));
     expect(flusher.completed).toBe(syncs.length);
+    await flusher.close();
+  });
+
+  /** a flusher whose syncs of the log wait until released, and a group commit that counts the groups asking for one */
+  const heldGroups = () => {
+    const held: (() => void)[] = [];
+    const flusher = walFlusher(db.url, async (fd) => {
+      if (isLog(fd)) await new Promise<void>((resolve) => held.push(resolve));
+      await fdatasync(fd);
+    });
+    const counted = { groups: 0 };
+    const group = new GroupCommit(db.database.db, {
+      flush: () => {
+        counted.groups += 1;
+        return flusher.flush();
+      },
+      settled: () => flusher.settled(),
+    });
+    const releaseAll = async (writes: Promise<unknown>[]) => {
+      let done = false;
+      const all = Promise.all(writes).finally(() => (done = true));
+      while (!done) {
+        held.splice(0).forEach((release) => release());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await all;
+    };
+    const firstHeld = async () => {
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    return { flusher, group, counted, releaseAll, firstHeld };
+  };
+
+  it('writes that arrive while a sync runs wait for it, then commit as one group with one sync', async () => {
+    const { flusher, group, counted, releaseAll, firstHeld } = heldGroups();
+    const first = randomUUID();
+    const writes = [group.run(insert(first))];
+    await firstHeld();
+    expect(committed([first]).size).toBe(1);
+    const waiting = Array.from({ length: 10 }, () => randomUUID());
+    writes.push(...waiting.map((id) => group.run(insert(id))));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(committed(waiting).size).toBe(0);
+    await releaseAll(writes);
+    expect(committed(waiting).size).toBe(10);
+    expect(counted.groups).toBe(2);
+    await flusher.close();
+  });
+
+  it('MAX_GROUP writes waiting for a sync begin their group without waiting for it; one fewer wait', async () => {
+    const { flusher, group, counted, releaseAll, firstHeld } = heldGroups();
+    const writes = [group.run(insert(randomUUID()))];
+    await firstHeld();
+    const waiting = Array.from({ length: MAX_GROUP - 1 }, () => randomUUID());
+    writes.push(...waiting.map((id) => group.run(insert(id))));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(committed(waiting).size).toBe(0);
+    expect(counted.groups).toBe(1);
+    const last = randomUUID();
+    writes.push(group.run(insert(last)));
+    // while the first sync is still held (the group's time budget may leave some for the next group)
+    while (committed([...waiting, last]).size === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(counted.groups).toBe(2);
+    expect(flusher.completed).toBe(0);
+    await releaseAll(writes);
+    expect(committed([...waiting, last]).size).toBe(MAX_GROUP);
     await flusher.close();
   });
 

@@ -46,7 +46,8 @@ export class ChangesRepository extends TenantRepository {
   async append(type: string, data: unknown, at: string): Promise<{ id: string; payload: string }> {
     const id = `msg_${crypto.randomUUID().replace(/-/g, '')}`;
     const payload = JSON.stringify({ type, timestamp: at, data });
-    await this.scope.insertInto('changes', [{ id, type, payload, created_at: at }]).execute();
+    // one compiled statement (insertRows): building and compiling the INSERT anew cost half of this row's time (issue 24)
+    await this.scope.insertRows('changes', [{ id, type, payload, created_at: at }]);
     return { id, payload };
   }
 
