@@ -13,12 +13,13 @@ const SERIAL = [
   // chromium: several processes per file, pages waited for with timeouts
   'test/browser/**/*.test.ts',
   'test/tracking/browser.test.ts',
-  // answers or closes within a bound of wall time (ms), or a saturated event loop
+  // answers, closes or reconnects within a bound of wall time, or a saturated event loop
   'test/http/admission.test.ts',
   'test/http/connection-policy.test.ts',
   'test/http/database-stall.test.ts',
   'test/http/overload-bounds.test.ts',
   'test/http/redis-stall.test.ts',
+  'test/http/redis-rate-limit.test.ts',
   'test/http/slow-clients.test.ts',
   'test/db/group-commit.test.ts',
   'test/client/retries.test.ts',

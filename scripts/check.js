@@ -5,16 +5,14 @@
 // check fails when any step failed, once both lanes have ended.
 import { spawn } from 'node:child_process';
 
-/** Steps in a lane run in order (the root type check reads the client's build); the lanes are about even. */
+/**
+ * Steps in a lane run in order (the root type check reads the client's build).
+ * The lanes are about even: the type checks in one, lint (eslint, dpdm) and
+ * the OpenAPI document in the other.
+ */
 const LANES = [
-  ['npm run build:client', 'tsc -p tsconfig.json --noEmit', 'tsc -p tracker/tsconfig.json'],
-  [
-    'tsc -p dashboard/tsconfig.json',
-    'npm run lint',
-    'npm run openapi:lint',
-    'tsx scripts/client-generate.ts --check',
-    'tsx scripts/dashboard-types-generate.ts --check',
-  ],
+  ['npm run build:client', 'tsc -p tsconfig.json --noEmit', 'tsc -p dashboard/tsconfig.json', 'tsc -p tracker/tsconfig.json'],
+  ['npm run lint', 'npm run openapi:lint', 'tsx scripts/client-generate.ts --check', 'tsx scripts/dashboard-types-generate.ts --check'],
 ];
 
 function step(command) {
