@@ -3,7 +3,7 @@
  * (collection, hooks and tests), written as the file ends to the file named by
  * TEST_DURATIONS_FILE when it is set (one `ms<TAB>import ms<TAB>state<TAB>project<TAB>path`
  * line each, so a run cut short still tells which files were slow), and the
- * slowest files listed at the end of the run: where CI's minutes go.
+ * slowest files listed at the end of a run of several: where CI's minutes go.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,7 +25,7 @@ export default class SlowFilesReporter implements Reporter {
 
   onTestRunEnd(): void {
     const slowest = [...this.#files].sort((a, b) => b.ms - a.ms).slice(0, LISTED);
-    if (slowest.length === 0) return;
+    if (slowest.length < 2) return;
     const lines = slowest.map(({ ms, name }) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
     process.stdout.write(`\nSlowest test files (wall time in their worker):\n${lines.join('\n')}\n`);
   }
