@@ -23,7 +23,8 @@ const SERIAL = [
   'test/http/slow-clients.test.ts',
   'test/db/group-commit.test.ts',
   'test/client/retries.test.ts',
-  // real processes within a rate-limit window, or a Live update within 5 s
+  // real processes within a rate-limit window, a Live update within 5 s, a CLI process's answer within 10 s
+  'test/cli/doctor.test.ts',
   'test/multi-process/live.test.ts',
   'test/multi-process/servers.test.ts',
 ];
