@@ -1,14 +1,51 @@
 // The test runner's settings: every file in test/, in forked workers (native
-// drivers), with the PostgreSQL template prepared once per run.
+// drivers), with the PostgreSQL template prepared once per run (the root's
+// globalSetup: the projects inherit what it provides). Two projects: files
+// that start no browser and bound no wall time run two at a time (each file
+// has its own SQLite directory, cloned PostgreSQL database, Redis key prefix
+// and free ports: test/helpers/stores.ts, postgres.ts, redis.ts,
+// processes.ts); then browser files and files that assert wall-clock bounds
+// or rate-limit windows run one at a time, alone on the machine.
 import { defineConfig } from 'vitest/config';
+
+/** Files that must have the machine to themselves: a real browser, or a bound on elapsed time. */
+const SERIAL = [
+  // chromium: several processes per file, pages waited for with timeouts
+  'test/browser/**/*.test.ts',
+  'test/tracking/browser.test.ts',
+  // answers, closes or reconnects within a bound of wall time, or a saturated event loop
+  'test/http/admission.test.ts',
+  'test/http/connection-policy.test.ts',
+  'test/http/database-stall.test.ts',
+  'test/http/overload-bounds.test.ts',
+  'test/http/redis-stall.test.ts',
+  'test/http/redis-rate-limit.test.ts',
+  'test/http/slow-clients.test.ts',
+  'test/db/group-commit.test.ts',
+  'test/client/retries.test.ts',
+  // real processes within a rate-limit window, a Live update within 5 s, a CLI process's answer within 10 s
+  'test/cli/doctor.test.ts',
+  'test/multi-process/live.test.ts',
+  'test/multi-process/servers.test.ts',
+];
+
+const shared = {
+  pool: 'forks' as const,
+  // two files share the machine: a test waits for its share of two cores
+  testTimeout: 60_000,
+  // a file's beforeAll (databases, seeds, processes) on a machine shared by two workers
+  hookTimeout: 120_000,
+};
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    reporters: ['default'],
+    ...shared,
+    reporters: ['default', './test/helpers/slow-files-reporter.ts'],
+    projects: [
+      { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: SERIAL, maxWorkers: 2 } },
+      { test: { ...shared, name: 'serial', include: SERIAL, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
