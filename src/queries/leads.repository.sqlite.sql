@@ -101,15 +101,33 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        coalesce(sum("lead_counts"."count"), 0) as "total"
+      from
+        "lead_counts"
+      where
+        "lead_counts"."workspace_id" = ?
+        and "lead_counts"."bucket" = ?
+    )
+  end as "total",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -124,12 +142,33 @@ offset
 
 -- LeadsRepository.list: no filter, deep page (ids through the index, then rows)
 select
-  coalesce(sum("lead_counts"."count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "lead_counts"."bucket" = ?;
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        coalesce(sum("lead_counts"."count"), 0) as "total"
+      from
+        "lead_counts"
+      where
+        "lead_counts"."workspace_id" = ?
+        and "lead_counts"."bucket" = ?
+    )
+  end as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes";
 
 select
   "id"
@@ -180,15 +219,33 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        coalesce(sum("lead_counts"."count"), 0) as "total"
+      from
+        "lead_counts"
+      where
+        "lead_counts"."workspace_id" = ?
+        and "lead_counts"."bucket" = ?
+    )
+  end as "total",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -217,15 +274,33 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        coalesce(sum("lead_counts"."count"), 0) as "total"
+      from
+        "lead_counts"
+      where
+        "lead_counts"."workspace_id" = ?
+        and "lead_counts"."bucket" = ?
+    )
+  end as "total",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -255,15 +330,33 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        coalesce(sum("lead_counts"."count"), 0) as "total"
+      from
+        "lead_counts"
+      where
+        "lead_counts"."workspace_id" = ?
+        and "lead_counts"."bucket" = ?
+    )
+  end as "total",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -292,15 +385,33 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        count(*) as "total"
+      from
+        "leads"
+      where
+        "leads"."workspace_id" = ?
+        and "code" = ?
+    )
+  end as "total",
   (
     select
-      count(*) as "total"
+      "data_version"
     from
-      "leads"
-    where
-      "leads"."workspace_id" = ?
-      and "code" = ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -329,26 +440,44 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        coalesce(sum("lead_counts"."count"), 0) as "total"
+      from
+        "lead_counts"
+      where
+        "lead_counts"."workspace_id" = ?
+        and "lead_counts"."bucket" = ?
+        and "lead_counts"."day" >= ?
+        and "lead_counts"."day" < ?
+    ) - (
+      select
+        count(*) as "total"
+      from
+        "leads"
+      where
+        "leads"."workspace_id" = ?
+        and "leads"."created_at" >= ?
+        and "leads"."created_at" <= ?
+    )
+  end as "total",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-      and "lead_counts"."day" >= ?
-      and "lead_counts"."day" < ?
-  ) - (
-    select
-      count(*) as "total"
-    from
-      "leads"
-    where
-      "leads"."workspace_id" = ?
-      and "leads"."created_at" >= ?
-      and "leads"."created_at" <= ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -378,37 +507,55 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        coalesce(sum("lead_counts"."count"), 0) as "total"
+      from
+        "lead_counts"
+      where
+        "lead_counts"."workspace_id" = ?
+        and "lead_counts"."bucket" = ?
+        and "lead_counts"."day" >= ?
+        and "lead_counts"."day" <= ?
+    ) - (
+      select
+        count(*) as "total"
+      from
+        "leads"
+      where
+        "leads"."workspace_id" = ?
+        and "leads"."source" = ?
+        and "leads"."created_at" >= ?
+        and "leads"."created_at" <= ?
+    ) - (
+      select
+        count(*) as "total"
+      from
+        "leads"
+      where
+        "leads"."workspace_id" = ?
+        and "leads"."source" = ?
+        and "leads"."created_at" >= ?
+        and "leads"."created_at" < ?
+    )
+  end as "total",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-      and "lead_counts"."day" >= ?
-      and "lead_counts"."day" <= ?
-  ) - (
-    select
-      count(*) as "total"
-    from
-      "leads"
-    where
-      "leads"."workspace_id" = ?
-      and "leads"."source" = ?
-      and "leads"."created_at" >= ?
-      and "leads"."created_at" <= ?
-  ) - (
-    select
-      count(*) as "total"
-    from
-      "leads"
-    where
-      "leads"."workspace_id" = ?
-      and "leads"."source" = ?
-      and "leads"."created_at" >= ?
-      and "leads"."created_at" < ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -439,16 +586,34 @@ select
   "session_id",
   "summary",
   "company_id",
+  case
+    when (
+      (
+        select
+          "data_version"
+        from
+          pragma_data_version ()
+      ) = ?
+      and total_changes() = ?
+    ) then ?
+    else (
+      select
+        count(*) as "total"
+      from
+        "leads"
+      where
+        "leads"."workspace_id" = ?
+        and "created_at" > ?
+        and "created_at" < ?
+    )
+  end as "total",
   (
     select
-      count(*) as "total"
+      "data_version"
     from
-      "leads"
-    where
-      "leads"."workspace_id" = ?
-      and "created_at" > ?
-      and "created_at" < ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where

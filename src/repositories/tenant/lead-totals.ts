@@ -19,6 +19,7 @@ import type { Schema } from '../../db/schema.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, dayOf, nextDay, startOfDay } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
+import { cachedTotalColumns, seenVersion, type TotalCache } from './total-cache.js';
 
 /** One part of a total: a subquery of one row and one column, added or subtracted. */
 interface Term {
@@ -141,5 +142,31 @@ export async function countLeads(scope: TenantScope, filters: LeadFilters): Prom
     const row = await scope.template(`leads.total:${term.shape}`, (q) => term.build(q)).first(plan.values);
     total += term.sign * scope.codec.count((row?.total ?? 0) as number);
   }
+  return total;
+}
+
+/** What names a total in a TotalCache: the workspace, the plan's shape and its values. */
+export function totalKey(workspaceId: string, plan: TotalPlan): string {
+  return `${workspaceId} ${plan.shape} ${JSON.stringify(plan.values)}`;
+}
+
+/**
+ * The number of leads matching `filters` in one statement that sums the
+ * counters only when the store changed since `cache` remembered the total
+ * (SQLite, outside write transactions: total-cache.ts).
+ */
+export async function countLeadsCached(scope: TenantScope, filters: LeadFilters, cache: TotalCache): Promise<number> {
+  const plan = planTotal(filters);
+  const key = totalKey(scope.workspaceId, plan);
+  const row = await scope
+    .template(`leads.cachedTotal:${plan.shape}`, (q) =>
+      q.selectNoFrom<{ total: unknown; store_version: unknown; store_changes: unknown }>((eb) =>
+        cachedTotalColumns(eb, totalExpression(q, plan, eb as unknown as ExpressionBuilder<Schema, 'leads'>)),
+      ),
+    )
+    .first({ ...plan.values, ...cache.values(key) });
+  if (row === undefined) throw new Error('a select without a table answered no row');
+  const total = scope.codec.count(row.total as number);
+  cache.remember(key, seenVersion(row), total);
   return total;
 }

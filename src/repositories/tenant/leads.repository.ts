@@ -4,7 +4,7 @@
  * (lead-totals.ts). The request paths run compiled templates (one per
  * statement shape: query-templates.ts).
  */
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { param } from '../../db/query-templates.js';
 import type { Schema } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
@@ -16,7 +16,8 @@ import { bucketOf, LeadCountsRepository, nextDay, PendingCounts } from './lead-c
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
 import { deleteNotesOf } from './lead-notes.repository.js';
 import { byScore, oldestFirst, type Keyed, type LeadSort } from './lead-order.js';
-import { countLeads, planTotal, totalExpression } from './lead-totals.js';
+import { countLeads, countLeadsCached, planTotal, totalExpression, totalKey } from './lead-totals.js';
+import { cachedTotalColumns, seenVersion, totalCacheOf, type TotalCache } from './total-cache.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
 export type { LeadFilters, LeadSort };
@@ -116,13 +117,14 @@ export class LeadsRepository extends KeyedTenantRepository {
    * them in one snapshot, statement by statement.
    */
   async list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+    const cache = this.totalCache();
     if (page.offset < DEEP_OFFSET) {
-      const rows = await this.pageWithTotal(filters, page);
+      const rows = await this.pageWithTotal(filters, page, cache);
       const first = rows[0];
       if (first !== undefined) return { items: rows.map((row) => this.toLead(row)), total: this.codec.count(first.total as number) };
     }
     return this.scope.snapshot(async (scope) => {
-      const total = await countLeads(scope, filters);
+      const total = cache === undefined ? await countLeads(scope, filters) : await countLeadsCached(scope, filters, cache);
       if (page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
         const skipped = await this.skipDays(new LeadCountsRepository(scope), filters, page);
         if (skipped !== undefined) ({ filters, page } = skipped);
@@ -151,21 +153,46 @@ export class LeadsRepository extends KeyedTenantRepository {
     });
   }
 
-  /** The rows of a page, each with the total of the list in the column `total`. */
-  private pageWithTotal(filters: LeadFilters, page: Page): Promise<(LeadRow & { total: unknown })[]> {
+  /**
+   * The totals this repository's lists may remember: SQLite's, outside
+   * transactions (a list inside a write transaction could see rows that are
+   * rolled back later); none on PostgreSQL.
+   */
+  private totalCache(): TotalCache | undefined {
+    if (this.codec.kind !== 'sqlite') return undefined;
+    const token = this.scope.connectionToken;
+    return token === undefined ? undefined : totalCacheOf(token);
+  }
+
+  /** The rows of a page, each with the total of the list in the column `total`; through `cache` when given. */
+  private async pageWithTotal(filters: LeadFilters, page: Page, cache: TotalCache | undefined): Promise<(LeadRow & { total: unknown })[]> {
     const plan = planTotal(filters);
     const { after } = page;
-    return this.scope
-      .template(`leads.pageWithTotal:${shapeOf(filters)}${after === undefined ? '' : ':after'}:${plan.shape}`, (q) =>
-        afterCursor(q, filters, after)
-          .select(COLUMNS)
-          .select((eb) => totalExpression(q, plan, eb).as('total'))
+    const key = cache === undefined ? '' : totalKey(this.scope.workspaceId, plan);
+    const rows = await this.scope
+      .template(`leads.pageWithTotal:${shapeOf(filters)}${after === undefined ? '' : ':after'}:${plan.shape}${cache === undefined ? '' : ':cached'}`, (q) => {
+        const selected = afterCursor(q, filters, after).select(COLUMNS);
+        const withTotal =
+          cache === undefined
+            ? selected.select((eb) => totalExpression(q, plan, eb).as('total'))
+            : selected.select((eb) => cachedTotalColumns(eb as unknown as ExpressionBuilder<Schema, never>, totalExpression(q, plan, eb)));
+        return withTotal
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(param<number>('limit'))
-          .offset(param<number>('offset')),
-      )
-      .all({ ...plan.values, limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id });
+          .offset(param<number>('offset'));
+      })
+      .all({
+        ...plan.values,
+        ...(cache === undefined ? {} : cache.values(key)),
+        limit: page.limit,
+        offset: page.offset,
+        afterAt: after?.at,
+        afterId: after?.id,
+      });
+    const first = rows[0] as (LeadRow & { total: unknown; store_version?: unknown; store_changes?: unknown }) | undefined;
+    if (cache !== undefined && first !== undefined) cache.remember(key, seenVersion(first), this.codec.count(first.total as number));
+    return rows as (LeadRow & { total: unknown })[];
   }
 
   /** The rows of a page near the start, without its total. */
