@@ -101,26 +101,15 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        coalesce(sum("lead_counts"."count"), 0) as "total"
-      from
-        "lead_counts"
-      where
-        "lead_counts"."workspace_id" = ?
-        and "lead_counts"."bucket" = ?
-    )
-  end as "total",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+  ) as "total",
   (
     select
       "data_version"
@@ -142,26 +131,6 @@ offset
 
 -- LeadsRepository.list: no filter, deep page (ids through the index, then rows)
 select
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        coalesce(sum("lead_counts"."count"), 0) as "total"
-      from
-        "lead_counts"
-      where
-        "lead_counts"."workspace_id" = ?
-        and "lead_counts"."bucket" = ?
-    )
-  end as "total",
   (
     select
       "data_version"
@@ -219,26 +188,6 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        coalesce(sum("lead_counts"."count"), 0) as "total"
-      from
-        "lead_counts"
-      where
-        "lead_counts"."workspace_id" = ?
-        and "lead_counts"."bucket" = ?
-    )
-  end as "total",
   (
     select
       "data_version"
@@ -274,26 +223,15 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        coalesce(sum("lead_counts"."count"), 0) as "total"
-      from
-        "lead_counts"
-      where
-        "lead_counts"."workspace_id" = ?
-        and "lead_counts"."bucket" = ?
-    )
-  end as "total",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+  ) as "total",
   (
     select
       "data_version"
@@ -330,26 +268,6 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        coalesce(sum("lead_counts"."count"), 0) as "total"
-      from
-        "lead_counts"
-      where
-        "lead_counts"."workspace_id" = ?
-        and "lead_counts"."bucket" = ?
-    )
-  end as "total",
   (
     select
       "data_version"
@@ -385,26 +303,15 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        count(*) as "total"
-      from
-        "leads"
-      where
-        "leads"."workspace_id" = ?
-        and "code" = ?
-    )
-  end as "total",
+  (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "code" = ?
+  ) as "total",
   (
     select
       "data_version"
@@ -440,37 +347,26 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        coalesce(sum("lead_counts"."count"), 0) as "total"
-      from
-        "lead_counts"
-      where
-        "lead_counts"."workspace_id" = ?
-        and "lead_counts"."bucket" = ?
-        and "lead_counts"."day" >= ?
-        and "lead_counts"."day" < ?
-    ) - (
-      select
-        count(*) as "total"
-      from
-        "leads"
-      where
-        "leads"."workspace_id" = ?
-        and "leads"."created_at" >= ?
-        and "leads"."created_at" <= ?
-    )
-  end as "total",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+      and "lead_counts"."day" >= ?
+      and "lead_counts"."day" < ?
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "leads"."created_at" >= ?
+      and "leads"."created_at" <= ?
+  ) as "total",
   (
     select
       "data_version"
@@ -507,48 +403,37 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        coalesce(sum("lead_counts"."count"), 0) as "total"
-      from
-        "lead_counts"
-      where
-        "lead_counts"."workspace_id" = ?
-        and "lead_counts"."bucket" = ?
-        and "lead_counts"."day" >= ?
-        and "lead_counts"."day" <= ?
-    ) - (
-      select
-        count(*) as "total"
-      from
-        "leads"
-      where
-        "leads"."workspace_id" = ?
-        and "leads"."source" = ?
-        and "leads"."created_at" >= ?
-        and "leads"."created_at" <= ?
-    ) - (
-      select
-        count(*) as "total"
-      from
-        "leads"
-      where
-        "leads"."workspace_id" = ?
-        and "leads"."source" = ?
-        and "leads"."created_at" >= ?
-        and "leads"."created_at" < ?
-    )
-  end as "total",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+      and "lead_counts"."day" >= ?
+      and "lead_counts"."day" <= ?
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "leads"."source" = ?
+      and "leads"."created_at" >= ?
+      and "leads"."created_at" <= ?
+  ) - (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "leads"."source" = ?
+      and "leads"."created_at" >= ?
+      and "leads"."created_at" < ?
+  ) as "total",
   (
     select
       "data_version"
@@ -586,27 +471,16 @@ select
   "session_id",
   "summary",
   "company_id",
-  case
-    when (
-      (
-        select
-          "data_version"
-        from
-          pragma_data_version ()
-      ) = ?
-      and total_changes() = ?
-    ) then ?
-    else (
-      select
-        count(*) as "total"
-      from
-        "leads"
-      where
-        "leads"."workspace_id" = ?
-        and "created_at" > ?
-        and "created_at" < ?
-    )
-  end as "total",
+  (
+    select
+      count(*) as "total"
+    from
+      "leads"
+    where
+      "leads"."workspace_id" = ?
+      and "created_at" > ?
+      and "created_at" < ?
+  ) as "total",
   (
     select
       "data_version"

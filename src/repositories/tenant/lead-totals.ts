@@ -19,7 +19,7 @@ import type { Schema } from '../../db/schema.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, dayOf, nextDay, startOfDay } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
-import { cachedTotalColumns, seenVersion, type TotalCache } from './total-cache.js';
+import { seenVersion, versionColumns, type TotalCache } from './total-cache.js';
 
 /** One part of a total: a subquery of one row and one column, added or subtracted. */
 interface Term {
@@ -151,22 +151,18 @@ export function totalKey(workspaceId: string, plan: TotalPlan): string {
 }
 
 /**
- * The number of leads matching `filters` in one statement that sums the
- * counters only when the store changed since `cache` remembered the total
- * (SQLite, outside write transactions: total-cache.ts).
+ * The number of leads matching `filters` inside a read snapshot, through
+ * `cache`: the store's version is read first (the snapshot's), and the
+ * counters are summed only when it is not the remembered one.
  */
 export async function countLeadsCached(scope: TenantScope, filters: LeadFilters, cache: TotalCache): Promise<number> {
-  const plan = planTotal(filters);
-  const key = totalKey(scope.workspaceId, plan);
-  const row = await scope
-    .template(`leads.cachedTotal:${plan.shape}`, (q) =>
-      q.selectNoFrom<{ total: unknown; store_version: unknown; store_changes: unknown }>((eb) =>
-        cachedTotalColumns(eb, totalExpression(q, plan, eb as unknown as ExpressionBuilder<Schema, 'leads'>)),
-      ),
-    )
-    .first({ ...plan.values, ...cache.values(key) });
+  const key = totalKey(scope.workspaceId, planTotal(filters));
+  const row = await scope.template('leads.storeVersion', (q) => q.selectNoFrom<{ store_version: unknown; store_changes: unknown }>(() => versionColumns())).first();
   if (row === undefined) throw new Error('a select without a table answered no row');
-  const total = scope.codec.count(row.total as number);
-  cache.remember(key, seenVersion(row), total);
+  const seen = seenVersion(row);
+  const remembered = cache.get(key, seen);
+  if (remembered !== undefined) return remembered;
+  const total = await countLeads(scope, filters);
+  cache.remember(key, seen, total);
   return total;
 }

@@ -4,7 +4,7 @@
  * (lead-totals.ts). The request paths run compiled templates (one per
  * statement shape: query-templates.ts).
  */
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { param } from '../../db/query-templates.js';
 import type { Schema } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
@@ -17,7 +17,7 @@ import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filter
 import { deleteNotesOf } from './lead-notes.repository.js';
 import { byScore, oldestFirst, type Keyed, type LeadSort } from './lead-order.js';
 import { countLeads, countLeadsCached, planTotal, totalExpression, totalKey } from './lead-totals.js';
-import { cachedTotalColumns, seenVersion, totalCacheOf, type TotalCache } from './total-cache.js';
+import { seenVersion, totalCacheOf, versionColumns, type TotalCache } from './total-cache.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
 export type { LeadFilters, LeadSort };
@@ -164,35 +164,50 @@ export class LeadsRepository extends KeyedTenantRepository {
     return token === undefined ? undefined : totalCacheOf(token);
   }
 
-  /** The rows of a page, each with the total of the list in the column `total`; through `cache` when given. */
+  /**
+   * The rows of a page, each with the total of the list in the column
+   * `total`. With `cache`: when a total is remembered, the page is read with
+   * the store's version and given the remembered total if the version is
+   * the same; otherwise (or if it is not) with its total and the version,
+   * which is remembered.
+   */
   private async pageWithTotal(filters: LeadFilters, page: Page, cache: TotalCache | undefined): Promise<(LeadRow & { total: unknown })[]> {
     const plan = planTotal(filters);
     const { after } = page;
+    const shape = `${shapeOf(filters)}${after === undefined ? '' : ':after'}`;
+    const values = { ...plan.values, limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id };
     const key = cache === undefined ? '' : totalKey(this.scope.workspaceId, plan);
+    if (cache !== undefined && cache.has(key)) {
+      const rows = await this.scope
+        .template(`leads.pageVersioned:${shape}`, (q) =>
+          afterCursor(q, filters, after)
+            .select(COLUMNS)
+            .select(() => versionColumns())
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(param<number>('limit'))
+            .offset(param<number>('offset')),
+        )
+        .all(values);
+      const first = rows[0];
+      const total = first === undefined ? undefined : cache.get(key, seenVersion(first));
+      if (total !== undefined) return rows.map((row) => ({ ...row, total }));
+    }
     const rows = await this.scope
-      .template(`leads.pageWithTotal:${shapeOf(filters)}${after === undefined ? '' : ':after'}:${plan.shape}${cache === undefined ? '' : ':cached'}`, (q) => {
-        const selected = afterCursor(q, filters, after).select(COLUMNS);
-        const withTotal =
-          cache === undefined
-            ? selected.select((eb) => totalExpression(q, plan, eb).as('total'))
-            : selected.select((eb) => cachedTotalColumns(eb as unknown as ExpressionBuilder<Schema, never>, totalExpression(q, plan, eb)));
-        return withTotal
+      .template(`leads.pageWithTotal:${shape}:${plan.shape}${cache === undefined ? '' : ':versioned'}`, (q) => {
+        const selected = afterCursor(q, filters, after)
+          .select(COLUMNS)
+          .select((eb) => totalExpression(q, plan, eb).as('total'));
+        return (cache === undefined ? selected : selected.select(() => versionColumns()))
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(param<number>('limit'))
           .offset(param<number>('offset'));
       })
-      .all({
-        ...plan.values,
-        ...(cache === undefined ? {} : cache.values(key)),
-        limit: page.limit,
-        offset: page.offset,
-        afterAt: after?.at,
-        afterId: after?.id,
-      });
+      .all(values);
     const first = rows[0] as (LeadRow & { total: unknown; store_version?: unknown; store_changes?: unknown }) | undefined;
     if (cache !== undefined && first !== undefined) cache.remember(key, seenVersion(first), this.codec.count(first.total as number));
-    return rows as (LeadRow & { total: unknown })[];
+    return rows;
   }
 
   /** The rows of a page near the start, without its total. */

@@ -6,17 +6,17 @@
  * in any process, commits) and `total_changes()` (rows this connection has
  * written by INSERT, UPDATE and DELETE, never decreasing, rollbacks
  * included: any statement that changes leads or their counters changes at
- * least one row itself). The statement that reads a
- * page compares that version with the remembered one itself and sums the
- * counters only when they differ (a CASE whose subquery SQLite does not run
- * otherwise), so page and total still come from one snapshot, and a write
- * anywhere makes the next list count again. Totals are remembered only from
- * statements outside any write transaction (their snapshot holds committed
+ * least one row itself). A page's statement selects that version beside its
+ * rows; when it is the remembered one, the remembered total is the total of
+ * that very snapshot and the counters are not summed; otherwise the page is
+ * read again with its total (one statement, one snapshot, as before), and a
+ * write anywhere makes the next list count again. (A CASE in one statement
+ * would not do: SQLite evaluates an uncorrelated subquery once before the
+ * rows, whichever branch asks for it; measured.) Totals are remembered only
+ * from statements outside any write transaction (their snapshot holds committed
  * rows only). PostgreSQL has no such cheap version: it always counts.
  */
-import { sql, type Expression, type ExpressionBuilder } from 'kysely';
-import { param } from '../../db/query-templates.js';
-import type { Schema } from '../../db/schema.js';
+import { sql } from 'kysely';
 
 /** the store's version as one statement saw it */
 export interface StoreVersion {
@@ -35,12 +35,15 @@ const MAX_TOTALS = 10_000;
 export class TotalCache {
   readonly #totals = new Map<string, Remembered>();
 
-  /** the placeholders' values for `key`: the remembered version and total, or a version no statement sees */
-  values(key: string): { cachedVersion: number; cachedChanges: number; cachedTotal: number } {
+  /** whether a total is remembered for `key` (at some version) */
+  has(key: string): boolean {
+    return this.#totals.has(key);
+  }
+
+  /** the total remembered for `key` if it was read at the version `seen` */
+  get(key: string, seen: StoreVersion): number | undefined {
     const found = this.#totals.get(key);
-    return found === undefined
-      ? { cachedVersion: -1, cachedChanges: -1, cachedTotal: 0 }
-      : { cachedVersion: found.version, cachedChanges: found.changes, cachedTotal: found.total };
+    return found !== undefined && found.version === seen.version && found.changes === seen.changes ? found.total : undefined;
   }
 
   remember(key: string, seen: StoreVersion, total: number): void {
@@ -61,25 +64,11 @@ export function totalCacheOf(token: object): TotalCache {
   return cache;
 }
 
-const version = sql<number>`(select "data_version" from pragma_data_version())`;
-const changes = sql<number>`total_changes()`;
-
-/**
- * The columns a cached total adds to a statement: `total` (the remembered one
- * when the version is unchanged, else `count` evaluated), `store_version`
- * and `store_changes` (what this statement saw).
- */
-export function cachedTotalColumns(eb: ExpressionBuilder<Schema, never>, count: Expression<unknown>) {
+/** The columns that say which version of the store a statement saw: `store_version` and `store_changes`. */
+export function versionColumns() {
   return [
-    eb
-      .case()
-      .when(eb.and([eb(version, '=', param<number>('cachedVersion')), eb(changes, '=', param<number>('cachedChanges'))]))
-      .then(param<number>('cachedTotal') as unknown as number)
-      .else(count as Expression<number>)
-      .end()
-      .as('total'),
-    version.as('store_version'),
-    changes.as('store_changes'),
+    sql<number>`(select "data_version" from pragma_data_version())`.as('store_version'),
+    sql<number>`total_changes()`.as('store_changes'),
   ] as const;
 }
 
