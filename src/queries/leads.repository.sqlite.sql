@@ -109,7 +109,14 @@ select
     where
       "lead_counts"."workspace_id" = ?
       and "lead_counts"."bucket" = ?
-  ) as "total"
+  ) as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -124,12 +131,13 @@ offset
 
 -- LeadsRepository.list: no filter, deep page (ids through the index, then rows)
 select
-  coalesce(sum("lead_counts"."count"), 0) as "total"
-from
-  "lead_counts"
-where
-  "lead_counts"."workspace_id" = ?
-  and "lead_counts"."bucket" = ?;
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes";
 
 select
   "id"
@@ -182,13 +190,11 @@ select
   "company_id",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -225,7 +231,14 @@ select
     where
       "lead_counts"."workspace_id" = ?
       and "lead_counts"."bucket" = ?
-  ) as "total"
+  ) as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -257,13 +270,11 @@ select
   "company_id",
   (
     select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
+      "data_version"
     from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total"
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -300,7 +311,14 @@ select
     where
       "leads"."workspace_id" = ?
       and "code" = ?
-  ) as "total"
+  ) as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -348,7 +366,14 @@ select
       "leads"."workspace_id" = ?
       and "leads"."created_at" >= ?
       and "leads"."created_at" <= ?
-  ) as "total"
+  ) as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -408,7 +433,14 @@ select
       and "leads"."source" = ?
       and "leads"."created_at" >= ?
       and "leads"."created_at" < ?
-  ) as "total"
+  ) as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where
@@ -448,7 +480,14 @@ select
       "leads"."workspace_id" = ?
       and "created_at" > ?
       and "created_at" < ?
-  ) as "total"
+  ) as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
 from
   "leads"
 where

@@ -74,6 +74,9 @@ function bindWorkspace(request: FastifyRequest, reply: FastifyReply): void {
 
 /** Logs one answered request; also called for requests the router could not read (app.ts). */
 export function logRequest(request: FastifyRequest, reply: FastifyReply, ms: number): void {
+  // below LOG_LEVEL=info the line is not written: its fields (the URL's redaction above all) are not worth building
+  const { isLevelEnabled } = request.log as { isLevelEnabled?: (level: string) => boolean };
+  if (isLevelEnabled !== undefined && !isLevelEnabled.call(request.log, 'info')) return;
   bindWorkspace(request, reply);
   request.log.info(
     {

@@ -10,9 +10,11 @@
  */
 import {
   sql,
+  type AliasedExpression,
   type Compilable,
   type DeleteQueryBuilder,
   type DeleteResult,
+  type ExpressionBuilder,
   type Insertable,
   type InsertQueryBuilder,
   type InsertResult,
@@ -60,6 +62,9 @@ const auditPlugin: KyselyPlugin = {
 };
 
 const audited = new WeakMap<Kysely<Schema>, Kysely<Schema>>();
+
+/** an opaque object per connection handle, for caches of values derived from the store (total-cache.ts) */
+const connectionTokens = new WeakMap<Kysely<Schema>, object>();
 
 function auditedHandle(db: Kysely<Schema>): Kysely<Schema> {
   let handle = audited.get(db);
@@ -111,6 +116,26 @@ export class TenantScope {
     this.#raw = db;
     this.#db = auditedHandle(db);
     this.#copy = copy;
+  }
+
+  /**
+   * An object that stands for this scope's connection (the same for every
+   * scope on it), or undefined inside a transaction, whose statements may see
+   * its own uncommitted writes.
+   */
+  get connectionToken(): object | undefined {
+    if (this.#raw.isTransaction) return undefined;
+    let token = connectionTokens.get(this.#raw);
+    if (token === undefined) {
+      token = {};
+      connectionTokens.set(this.#raw, token);
+    }
+    return token;
+  }
+
+  /** A SELECT without a table (of subqueries built on this scope: audited like the rest). */
+  selectNoFrom<O>(build: (eb: ExpressionBuilder<Schema, never>) => readonly AliasedExpression<unknown, string>[]): SelectQueryBuilder<Schema, never, O> {
+    return this.#db.selectNoFrom(build as never) as unknown as SelectQueryBuilder<Schema, never, O>;
   }
 
   selectFrom<T extends TenantTable>(table: T): SelectQueryBuilder<Schema, T, object> {

@@ -19,6 +19,7 @@ import type { Schema } from '../../db/schema.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, dayOf, nextDay, startOfDay } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
+import { seenVersion, versionColumns, type TotalCache } from './total-cache.js';
 
 /** One part of a total: a subquery of one row and one column, added or subtracted. */
 interface Term {
@@ -141,5 +142,27 @@ export async function countLeads(scope: TenantScope, filters: LeadFilters): Prom
     const row = await scope.template(`leads.total:${term.shape}`, (q) => term.build(q)).first(plan.values);
     total += term.sign * scope.codec.count((row?.total ?? 0) as number);
   }
+  return total;
+}
+
+/** What names a total in a TotalCache: the workspace, the plan's shape and its values. */
+export function totalKey(workspaceId: string, plan: TotalPlan): string {
+  return `${workspaceId} ${plan.shape} ${JSON.stringify(plan.values)}`;
+}
+
+/**
+ * The number of leads matching `filters` inside a read snapshot, through
+ * `cache`: the store's version is read first (the snapshot's), and the
+ * counters are summed only when it is not the remembered one.
+ */
+export async function countLeadsCached(scope: TenantScope, filters: LeadFilters, cache: TotalCache): Promise<number> {
+  const key = totalKey(scope.workspaceId, planTotal(filters));
+  const row = await scope.template('leads.storeVersion', (q) => q.selectNoFrom<{ store_version: unknown; store_changes: unknown }>(() => versionColumns())).first();
+  if (row === undefined) throw new Error('a select without a table answered no row');
+  const seen = seenVersion(row);
+  const remembered = cache.get(key, seen);
+  if (remembered !== undefined) return remembered;
+  const total = await countLeads(scope, filters);
+  cache.remember(key, seen, total);
   return total;
 }

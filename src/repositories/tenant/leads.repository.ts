@@ -16,7 +16,8 @@ import { bucketOf, LeadCountsRepository, nextDay, PendingCounts } from './lead-c
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
 import { deleteNotesOf } from './lead-notes.repository.js';
 import { byScore, oldestFirst, type Keyed, type LeadSort } from './lead-order.js';
-import { countLeads, planTotal, totalExpression } from './lead-totals.js';
+import { countLeads, countLeadsCached, planTotal, totalExpression, totalKey } from './lead-totals.js';
+import { seenVersion, totalCacheOf, versionColumns, type TotalCache } from './total-cache.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
 export type { LeadFilters, LeadSort };
@@ -116,13 +117,14 @@ export class LeadsRepository extends KeyedTenantRepository {
    * them in one snapshot, statement by statement.
    */
   async list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+    const cache = this.totalCache();
     if (page.offset < DEEP_OFFSET) {
-      const rows = await this.pageWithTotal(filters, page);
+      const rows = await this.pageWithTotal(filters, page, cache);
       const first = rows[0];
       if (first !== undefined) return { items: rows.map((row) => this.toLead(row)), total: this.codec.count(first.total as number) };
     }
     return this.scope.snapshot(async (scope) => {
-      const total = await countLeads(scope, filters);
+      const total = cache === undefined ? await countLeads(scope, filters) : await countLeadsCached(scope, filters, cache);
       if (page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
         const skipped = await this.skipDays(new LeadCountsRepository(scope), filters, page);
         if (skipped !== undefined) ({ filters, page } = skipped);
@@ -151,21 +153,61 @@ export class LeadsRepository extends KeyedTenantRepository {
     });
   }
 
-  /** The rows of a page, each with the total of the list in the column `total`. */
-  private pageWithTotal(filters: LeadFilters, page: Page): Promise<(LeadRow & { total: unknown })[]> {
+  /**
+   * The totals this repository's lists may remember: SQLite's, outside
+   * transactions (a list inside a write transaction could see rows that are
+   * rolled back later); none on PostgreSQL.
+   */
+  private totalCache(): TotalCache | undefined {
+    if (this.codec.kind !== 'sqlite') return undefined;
+    const token = this.scope.connectionToken;
+    return token === undefined ? undefined : totalCacheOf(token);
+  }
+
+  /**
+   * The rows of a page, each with the total of the list in the column
+   * `total`. With `cache`: when a total is remembered, the page is read with
+   * the store's version and given the remembered total if the version is
+   * the same; otherwise (or if it is not) with its total and the version,
+   * which is remembered.
+   */
+  private async pageWithTotal(filters: LeadFilters, page: Page, cache: TotalCache | undefined): Promise<(LeadRow & { total: unknown })[]> {
     const plan = planTotal(filters);
     const { after } = page;
-    return this.scope
-      .template(`leads.pageWithTotal:${shapeOf(filters)}${after === undefined ? '' : ':after'}:${plan.shape}`, (q) =>
-        afterCursor(q, filters, after)
+    const shape = `${shapeOf(filters)}${after === undefined ? '' : ':after'}`;
+    const values = { ...plan.values, limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id };
+    const key = cache === undefined ? '' : totalKey(this.scope.workspaceId, plan);
+    if (cache !== undefined && cache.has(key)) {
+      const rows = await this.scope
+        .template(`leads.pageVersioned:${shape}`, (q) =>
+          afterCursor(q, filters, after)
+            .select(COLUMNS)
+            .select(() => versionColumns())
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(param<number>('limit'))
+            .offset(param<number>('offset')),
+        )
+        .all(values);
+      const first = rows[0];
+      const total = first === undefined ? undefined : cache.get(key, seenVersion(first));
+      if (total !== undefined) return rows.map((row) => ({ ...row, total }));
+    }
+    const rows = await this.scope
+      .template(`leads.pageWithTotal:${shape}:${plan.shape}${cache === undefined ? '' : ':versioned'}`, (q) => {
+        const selected = afterCursor(q, filters, after)
           .select(COLUMNS)
-          .select((eb) => totalExpression(q, plan, eb).as('total'))
+          .select((eb) => totalExpression(q, plan, eb).as('total'));
+        return (cache === undefined ? selected : selected.select(() => versionColumns()))
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(param<number>('limit'))
-          .offset(param<number>('offset')),
-      )
-      .all({ ...plan.values, limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id });
+          .offset(param<number>('offset'));
+      })
+      .all(values);
+    const first = rows[0] as (LeadRow & { total: unknown; store_version?: unknown; store_changes?: unknown }) | undefined;
+    if (cache !== undefined && first !== undefined) cache.remember(key, seenVersion(first), this.codec.count(first.total as number));
+    return rows;
   }
 
   /** The rows of a page near the start, without its total. */
