@@ -12,21 +12,15 @@ where
   "identities"."workspace_id" = ?
   and "id" in (?, ?);
 
--- IdentitiesRepository.newestWithCompany: first page of a draft count
+-- IdentitiesRepository.newestForSegments: first page of a draft count (no trait asked)
 select
   "id",
-  "workspace_id",
-  "visitor_id",
+  "created_at",
   "email",
   "name",
-  "traits",
-  "first_seen",
-  "last_seen",
-  "ip",
   "city",
   "country",
   "is_favorite",
-  "created_at",
   "company_id"
 from
   "identities"
@@ -38,22 +32,17 @@ order by
 limit
   ?;
 
--- IdentitiesRepository.newestWithCompany: next page (keyset)
+-- IdentitiesRepository.newestForSegments: next page (keyset), with the traits
 select
   "id",
-  "workspace_id",
-  "visitor_id",
+  "created_at",
   "email",
   "name",
-  "traits",
-  "first_seen",
-  "last_seen",
-  "ip",
   "city",
   "country",
   "is_favorite",
-  "created_at",
-  "company_id"
+  "company_id",
+  "traits"
 from
   "identities"
 where
