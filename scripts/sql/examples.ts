@@ -449,8 +449,8 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   tenant('identities.repository', IdentitiesRepository, {
     labelsByIds: [one([[ID, ID]], 'the people of a page of leads')],
     newestForSegments: [
-      one([undefined, 500, false], 'first page of a draft count (no trait asked)'),
-      one([{ at: AT, id: ID }, 500, true], 'next page (keyset), with the traits'),
+      one([undefined, 500, { fields: ['country'], traits: true, company: false }], 'first page of a draft count (a trait and the country asked)'),
+      one([{ at: AT, id: ID }, 500, { fields: ['email', 'country'], traits: false, company: true }], 'next page (keyset) of a score rule'),
     ],
     newestDetails: [one([2000], 'suggestions')],
     ...exists,

@@ -12,16 +12,12 @@ where
   "identities"."workspace_id" = $1
   and "id" in ($2, $3);
 
--- IdentitiesRepository.newestForSegments: first page of a draft count (no trait asked)
+-- IdentitiesRepository.newestForSegments: first page of a draft count (a trait and the country asked)
 select
   "id",
   "created_at",
-  "email",
-  "name",
-  "city",
   "country",
-  "is_favorite",
-  "company_id"
+  "traits"
 from
   "identities"
 where
@@ -32,17 +28,13 @@ order by
 limit
   $2;
 
--- IdentitiesRepository.newestForSegments: next page (keyset), with the traits
+-- IdentitiesRepository.newestForSegments: next page (keyset) of a score rule
 select
   "id",
   "created_at",
   "email",
-  "name",
-  "city",
   "country",
-  "is_favorite",
-  "company_id",
-  "traits"
+  "company_id"
 from
   "identities"
 where

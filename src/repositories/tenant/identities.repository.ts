@@ -22,6 +22,16 @@ export interface IdentityFilters {
 
 export type NewIdentity = Omit<Identity, 'workspace_id'>;
 
+/** The identity fields a segment rule may ask about (C6.4). */
+export type SegmentField = 'email' | 'name' | 'city' | 'country' | 'is_favorite';
+
+/** What a draft count reads of each identity beyond its keyset. */
+export interface SegmentColumns {
+  fields: readonly SegmentField[];
+  traits: boolean;
+  company: boolean;
+}
+
 /** What a segment rule may ask of an identity, with its company and its keyset (the segment builder's draft count). */
 export type SegmentIdentity = Pick<Identity, 'id' | 'created_at' | 'email' | 'name' | 'city' | 'country' | 'is_favorite' | 'traits'> & { company_id: string | null };
 
@@ -219,29 +229,30 @@ export class IdentitiesRepository extends KeyedTenantRepository {
    */
   /**
    * A page of identities newest first, after the keyset `after`, with only
-   * what a segment rule may ask of one (C9.6's draft count walks up to
-   * 20,000 of them): the traits are read and parsed only when the rule asks
-   * about traits (`{}` otherwise).
+   * what a segment rule asks of them (C9.6's draft count walks up to 20,000
+   * of them): the fields named in `wanted.fields`, the traits (parsed) only
+   * when `wanted.traits`, the company id only when `wanted.company`. What is
+   * not read is null (false, `{}`): the rule never looks at it.
    */
-  async newestForSegments(after: { at: string; id: string } | undefined, limit: number, withTraits: boolean): Promise<SegmentIdentity[]> {
-    const query = this.scope.selectFrom('identities').select(['id', 'created_at', 'email', 'name', 'city', 'country', 'is_favorite', 'company_id']);
-    const rows = await (after === undefined ? query : query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id))))
-      .$if(withTraits, (q) => q.select('traits'))
+  async newestForSegments(after: { at: string; id: string } | undefined, limit: number, wanted: SegmentColumns): Promise<SegmentIdentity[]> {
+    const columns = [...wanted.fields, ...(wanted.traits ? (['traits'] as const) : []), ...(wanted.company ? (['company_id'] as const) : [])];
+    const query = this.scope.selectFrom('identities').select(['id', 'created_at', ...columns]);
+    const rows = (await (after === undefined ? query : query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id))))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
-      .execute();
+      .execute()) as Partial<Selectable<Schema['identities']>>[];
     const { codec } = this;
     return rows.map((row) => ({
-      id: row.id,
-      created_at: row.created_at,
-      email: row.email,
-      name: row.name,
-      city: row.city,
-      country: row.country,
-      is_favorite: codec.readBool(row.is_favorite),
-      traits: withTraits ? codec.readJson((row as { traits?: unknown }).traits) : {},
-      company_id: row.company_id,
+      id: row.id!,
+      created_at: row.created_at!,
+      email: row.email ?? null,
+      name: row.name ?? null,
+      city: row.city ?? null,
+      country: row.country ?? null,
+      is_favorite: row.is_favorite === undefined ? false : codec.readBool(row.is_favorite),
+      traits: row.traits === undefined ? {} : codec.readJson(row.traits),
+      company_id: row.company_id ?? null,
     }));
   }
 

@@ -24,6 +24,7 @@ import { PageClassifier } from '../../intelligence/page-kinds.js';
 import { scoreLead } from '../../intelligence/scoring.js';
 import { resolveSettings, type IntelligenceSettingsInput } from '../../intelligence/settings.js';
 import type { WorkspaceStore } from '../../repositories/index.js';
+import type { SegmentField } from '../../repositories/tenant/identities.repository.js';
 import type { LoggedEvent } from '../../repositories/tenant/events.repository.js';
 import type { Visitor } from '../../repositories/tenant/visitors.repository.js';
 import type { Company } from '../../schemas/resources.js';
@@ -63,9 +64,20 @@ export interface Suggestion {
   count: number;
 }
 
-/** What a rule asks about beyond the identity's own fields: only that is read for each page of identities. */
-function needsOf(rule: SegmentRule): { traits: boolean; score: boolean; company: boolean; events: boolean } {
-  const needs = { traits: false, score: false, company: false, events: false };
+interface Needs {
+  /** the identity fields the rule asks about (the score also reads the email and country) */
+  fields: Set<SegmentField>;
+  traits: boolean;
+  score: boolean;
+  company: boolean;
+  events: boolean;
+}
+
+const IDENTITY_FIELDS: readonly string[] = ['email', 'name', 'city', 'country', 'is_favorite'] satisfies SegmentField[];
+
+/** What a rule asks about: only that is read for each page of identities. */
+function needsOf(rule: SegmentRule): Needs {
+  const needs: Needs = { fields: new Set(), traits: false, score: false, company: false, events: false };
   const visit = (node: SegmentRule) => {
     for (const condition of 'all' in node ? node.all : node.any) {
       if ('all' in condition || 'any' in condition) visit(condition);
@@ -73,9 +85,12 @@ function needsOf(rule: SegmentRule): { traits: boolean; score: boolean; company:
       else if (condition.field === 'score' || condition.field === 'status') needs.score = true;
       else if (condition.field.startsWith('company.')) needs.company = true;
       else if (condition.field.startsWith(TRAIT_PREFIX)) needs.traits = true;
+      else if (IDENTITY_FIELDS.includes(condition.field)) needs.fields.add(condition.field as SegmentField);
     }
   };
   visit(rule);
+  // the score's fit reads the email's kind and the country (profileOf)
+  if (needs.score) needs.fields.add('email').add('country');
   return needs;
 }
 
@@ -117,12 +132,14 @@ export class SegmentDraftService {
     // visitors hold the aggregates (events, score) and the network's company; a rule on the identity's own fields reads neither
     const readVisitors = needs.events || needs.score || needs.company;
     const limit = detail ? EVENT_DETAIL_LIMIT : COUNT_LIMIT;
+    // a network's company comes from the visitors (subjectCompanyId); the identity's own from its row
+    const columns = { fields: [...needs.fields], traits: needs.traits, company: needs.company || needs.score };
     let count = 0;
     let examined = 0;
     let after: { at: string; id: string } | undefined;
     for (;;) {
       const want = Math.min(PAGE, limit - examined);
-      const identities = await repos.identities.newestForSegments(after, want, needs.traits);
+      const identities = await repos.identities.newestForSegments(after, want, columns);
       const visitors = readVisitors ? await repos.visitors.forIdentities(identities.map((identity) => identity.id)) : [];
       const byIdentity = new Map<string, Visitor[]>();
       for (const visitor of visitors) {
@@ -130,7 +147,13 @@ export class SegmentDraftService {
         if (own === undefined) byIdentity.set(visitor.identity_id!, [visitor]);
         else own.push(visitor);
       }
-      const companyIds = identities.map((identity) => (needs.company || needs.score ? subjectCompanyId(identity, byIdentity.get(identity.id) ?? NONE) : null));
+      // each visitor's aggregates parsed once, for the score and for the subject
+      const parsedAggregates = identities.map((identity) => (byIdentity.get(identity.id) ?? NONE).map((visitor) => parseAggregates(visitor.aggregates)));
+      const scored = identities.map((identity, index) => (needs.score ? scoredVisitor(byIdentity.get(identity.id) ?? NONE, parsedAggregates[index]!) : undefined));
+      // the company: asked by the rule, or needed by a score's fit (only where there is a score)
+      const companyIds = identities.map((identity, index) =>
+        needs.company || scored[index] !== undefined ? subjectCompanyId(identity, byIdentity.get(identity.id) ?? NONE) : null,
+      );
       const companies = new Map<string, Company>();
       const wanted = [...new Set(companyIds.filter((id): id is string => id !== null))];
       if (wanted.length > 0) for (const company of await repos.companies.findByIds(wanted)) companies.set(company.id, company);
@@ -144,21 +167,17 @@ export class SegmentDraftService {
           const since = formatInstant(Date.parse(now) - RECENT_EVENTS_MS);
           for (const visitor of own) recent.push(...(await repos.events.forVisitor(visitor.id, since, EVENT_READ_LIMIT)));
         }
-        // each visitor's aggregates parsed once, for the score and for the subject
-        const parsedAggregates = own.map((visitor) => parseAggregates(visitor.aggregates));
-        const scored = needs.score ? scoredVisitor(own, parsedAggregates) : undefined;
-        const score =
-          scored === undefined
-            ? null
-            : scoreLead(parsedAggregates[scored]!, profileOf(identity, company, own[scored]!.last_country ?? identity.country), settings.ideal, now);
-        const aggregates = own.length === 0 ? undefined : mergeAggregates(parsedAggregates);
+        const parsedOwn = parsedAggregates[index]!;
+        const at = scored[index];
+        const score = at === undefined ? null : scoreLead(parsedOwn[at]!, profileOf(identity, company, own[at]!.last_country ?? identity.country), settings.ideal, now);
+        const aggregates = own.length === 0 ? undefined : mergeAggregates(parsedOwn);
         if (evaluateRule(parsed, segmentSubject({ identity, company, visitors: own, aggregates, score, recent, settings, now }))) count += 1;
       }
       examined += identities.length;
       const last = identities[identities.length - 1];
       if (last === undefined || identities.length < want) return { count, examined, complete: true };
       if (examined >= limit) {
-        const more = await repos.identities.newestForSegments({ at: last.created_at, id: last.id }, 1, false);
+        const more = await repos.identities.newestForSegments({ at: last.created_at, id: last.id }, 1, { fields: [], traits: false, company: false });
         return { count, examined, complete: more.length === 0 };
       }
       after = { at: last.created_at, id: last.id };
