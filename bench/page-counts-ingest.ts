@@ -38,7 +38,8 @@ for (const kind of kinds) {
     const database = openDatabase(kind === 'sqlite' ? { kind, filename: empty.url } : { kind, url: empty.url, poolSize: 5 });
     await database.migrate();
     const db = { database, destroy: async () => { await database.close(); await empty.drop(); } };
-    const services = createServices(new Store(db.database), { tracking: { geoipDatabase: 'off' } });
+    const store = new Store(db.database);
+    const services = createServices(store, { tracking: { geoipDatabase: 'off' } });
     const ws = await services.workspaces.create('bench');
     const visitors = Array.from({ length: 2000 }, () => ({ id: randomUUID(), last: 0, batches: 0 }));
     let next = 0;
@@ -63,8 +64,9 @@ for (const kind of kinds) {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const seconds = (performance.now() - start) / 1000;
-    const top = await services.forWorkspace(ws.id).overview.summary(1);
-    process.stdout.write(`${[kind, 'page counters', mode, Math.round(events / seconds), 'events/s', events, 'events', 'counted', top.top_pages.reduce((s, p) => s + p.views, 0), 'mean batch ms', (inBatches / BATCHES).toFixed(1), 'mean add ms', (inAdd / BATCHES).toFixed(2), 'share', ((100 * inAdd) / inBatches).toFixed(1) + '%'].join(' ')}\n`);
+    const today = new Date().toISOString().slice(0, 10);
+    const top = await store.forWorkspace(ws.id).repos.pageCounts.top(today, today, 10);
+    process.stdout.write(`${[kind, 'page counters', mode, Math.round(events / seconds), 'events/s', events, 'events', 'counted', top.reduce((sum, page) => sum + page.views, 0), 'mean batch ms', (inBatches / BATCHES).toFixed(1), 'mean add ms', (inAdd / BATCHES).toFixed(2), 'share', ((100 * inAdd) / inBatches).toFixed(1) + '%'].join(' ')}\n`);
     await db.destroy();
   }
 }

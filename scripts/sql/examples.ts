@@ -448,7 +448,10 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
   }),
   tenant('identities.repository', IdentitiesRepository, {
     labelsByIds: [one([[ID, ID]], 'the people of a page of leads')],
-    newestWithCompany: [one([undefined, 500], 'first page of a draft count'), one([{ at: AT, id: ID }, 500], 'next page (keyset)')],
+    newestForSegments: [
+      one([undefined, 500, { fields: ['country'], traits: true, company: false }], 'first page of a draft count (a trait and the country asked)'),
+      one([{ at: AT, id: ID }, 500, { fields: ['email', 'country'], traits: false, company: true }], 'next page (keyset) of a score rule'),
+    ],
     newestDetails: [one([2000], 'suggestions')],
     ...exists,
     findById: [one([ID])],

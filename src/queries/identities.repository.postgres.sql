@@ -12,22 +12,12 @@ where
   "identities"."workspace_id" = $1
   and "id" in ($2, $3);
 
--- IdentitiesRepository.newestWithCompany: first page of a draft count
+-- IdentitiesRepository.newestForSegments: first page of a draft count (a trait and the country asked)
 select
   "id",
-  "workspace_id",
-  "visitor_id",
-  "email",
-  "name",
-  "traits",
-  "first_seen",
-  "last_seen",
-  "ip",
-  "city",
-  "country",
-  "is_favorite",
   "created_at",
-  "company_id"
+  "country",
+  "traits"
 from
   "identities"
 where
@@ -38,21 +28,12 @@ order by
 limit
   $2;
 
--- IdentitiesRepository.newestWithCompany: next page (keyset)
+-- IdentitiesRepository.newestForSegments: next page (keyset) of a score rule
 select
   "id",
-  "workspace_id",
-  "visitor_id",
-  "email",
-  "name",
-  "traits",
-  "first_seen",
-  "last_seen",
-  "ip",
-  "city",
-  "country",
-  "is_favorite",
   "created_at",
+  "email",
+  "country",
   "company_id"
 from
   "identities"

@@ -2,7 +2,8 @@
  * The Leads table and a lead's page in a real browser (Debian chromium
  * through playwright-core) against a real server, on both stores, at 1280
  * and 390 px (CONTRACT C9.3, C9.9): the table names each lead's person
- * (name, else email, else Anonymous) and company and shows its score; the
+ * (name, else email, else Anonymous) and company (a link to the company's
+ * page) and shows its score; the
  * `Score` header sorts highest first then lowest first (unscored last both
  * ways), the order in the URL; on a lead's page a member sets `Status` and
  * `Owner` and adds a note (`Add note`), and all three are stored (read back
@@ -59,6 +60,7 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
   let seller: Person;
   let owner: Person;
   const leads: Record<string, string> = {};
+  let acme: string;
   const open: BrowserContext[] = [];
   let errors: string[] = [];
 
@@ -70,7 +72,7 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
     workspace = await t.createWorkspace('Browser leads');
     seller = await member(t, workspace.id, 'member', `seller.${kind}@example.com`);
     owner = await member(t, workspace.id, 'member', `owner.${kind}@example.com`);
-    const [acme] = await seedCompanies(t, workspace.id, [{ name: 'Acme Rockets', domain: 'acme.example' }]);
+    [acme] = (await seedCompanies(t, workspace.id, [{ name: 'Acme Rockets', domain: 'acme.example' }])) as [string];
     const [ada, bob] = await importRows(t, workspace.id, 'identities', [
       { email: 'ada@acme.example', name: 'Ada Lovelace' },
       { email: 'bob@mail.example' },
@@ -108,7 +110,7 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
   }
 
   /** the person of each row, as its link reads */
-  const firstColumn = async (page: Page) => page.locator('tbody tr td:first-child a').allTextContents();
+  const firstColumn = async (page: Page) => page.locator('tbody tr td:first-child > a').allTextContents();
 
   async function expectUsable(page: Page, width: number) {
     expect(await page.evaluate(OUTSIDE)).toEqual([]);
@@ -138,8 +140,10 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
       await expect(page.getByRole('columnheader', { name: 'Score' }).getAttribute('aria-sort')).resolves.toBe('descending');
       await page.locator('tbody tr').first().getByText('90').waitFor();
       expect(await firstColumn(page)).toEqual(['Ada Lovelace', 'Ada Lovelace', 'bob@mail.example', 'Anonymous']);
-      // the company, visible in its column at 1280 px and under the person at 390 px
-      await expect(page.locator('tbody tr').first().getByText('Acme Rockets').filter({ visible: true }).count()).resolves.toBe(1);
+      // the company, a link to its page, visible in its column at 1280 px and under the person at 390 px
+      const company = page.locator('tbody tr').first().getByRole('link', { name: 'Acme Rockets' }).filter({ visible: true });
+      await expect(company.count()).resolves.toBe(1);
+      await expect(company.getAttribute('href')).resolves.toBe(`/companies/${acme}`);
       await screenshot(page, `leads-by-score-${kind}-${width}`);
       await expectUsable(page, width);
       await page.getByRole('button', { name: 'Score' }).click();

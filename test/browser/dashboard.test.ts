@@ -19,6 +19,7 @@ import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
 import { pageView, postEvents } from '../helpers/tracking.js';
+import { lastDays } from '../../src/services/tenant/traffic-overview.service.js';
 
 const WEBSITE_LEADS = 120;
 const ACTIVITY = 45;
@@ -138,13 +139,15 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
 
   it('the overview shows the most viewed pages of the demo data (tracked page views), for 30 and 90 days', async () => {
     const page = await signInAs(demoAdmin);
-    const expected = await t.services.forWorkspace(demo.id).overview.summary(30);
-    expect(expected.top_pages.length).toBeGreaterThan(3);
+    // what the page asks for: the last 30 days' traffic, its pages and days
+    const expected = await t.services.forWorkspace(demo.id).traffic.traffic(lastDays(30));
+    const topPages = expected.breakdowns.pages;
+    expect(topPages.length).toBeGreaterThan(3);
     const region = page.getByRole('region', { name: 'Pages', exact: true });
     const rows = region.locator('tbody tr');
     await rows.first().waitFor();
-    await expect(rows.count()).resolves.toBe(expected.top_pages.length);
-    const first = expected.top_pages[0]!;
+    await expect(rows.count()).resolves.toBe(topPages.length);
+    const first = topPages[0]!;
     await expect(rows.first().textContent()).resolves.toBe(`${first.path}${first.views.toLocaleString('en')}`);
     // each page is a link to its address
     await expect(rows.first().getByRole('link').getAttribute('href')).resolves.toBe(`https://${first.host}${first.path}`);
@@ -162,10 +165,10 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await expect(page.locator('figure[aria-label="Leads per day by source"] svg .chart-bar').count()).resolves.toBe(leadBars);
     await page.getByRole('radio', { name: 'Last 90 days' }).check();
     await page.waitForURL(/range=90d/);
-    const ninety = await t.services.forWorkspace(demo.id).overview.summary(90);
+    const ninety = await t.services.forWorkspace(demo.id).traffic.traffic(lastDays(90));
     await expect
       .poll(async () => region.locator('tbody tr td:last-child').allTextContents())
-      .toEqual(ninety.top_pages.map((entry) => entry.views.toLocaleString('en')));
+      .toEqual(ninety.breakdowns.pages.map((entry) => entry.views.toLocaleString('en')));
     const narrow = await signInAs(demoAdmin, 390);
     await narrow.getByRole('region', { name: 'Pages', exact: true }).locator('tbody tr').first().waitFor();
     await narrow.locator('.svg-chart svg').first().waitFor();

@@ -43,7 +43,7 @@ export type Operation =
   /** a creation that takes no references (a key, a member): it lands in the caller's workspace, never the other's */
   | { kind: 'own-create'; target: 'keys' | 'site-keys' | 'users'; body: () => Record<string, unknown> }
   /** an answer about the caller's workspace as a whole (settings, overview): it describes the caller's workspace only */
-  | { kind: 'summary'; of: 'workspace' | 'overview' | 'overview/traffic' | 'tracking-status' }
+  | { kind: 'summary'; of: 'workspace' | 'overview/traffic' | 'tracking-status' }
   /** pointing a dashboard session at a workspace: one the person is not a member of answers 404 and the session stays */
   | { kind: 'switch' }
   /**
@@ -210,7 +210,6 @@ export const MATRIX: Record<string, Operation> = {
   'GET /dashboard/api/identities/export': { kind: 'export', resource: 'identities' },
   'GET /dashboard/api/companies/export': { kind: 'export', resource: 'companies' },
   // the dashboard's endpoints, called with a session of the workspace (never a key)
-  'GET /dashboard/api/overview': { kind: 'summary', of: 'overview' },
   'GET /dashboard/api/overview/traffic': { kind: 'summary', of: 'overview/traffic' },
   'GET /dashboard/api/tracking-status': { kind: 'summary', of: 'tracking-status' },
   'GET /dashboard/api/search': { kind: 'search' },

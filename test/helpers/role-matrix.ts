@@ -28,7 +28,6 @@ export const LEAST_ROLE: Record<string, Access> = {
   'POST /dashboard/api/password-links/inspect': 'public',
   'POST /dashboard/api/password-links/redeem': 'public',
   'PUT /dashboard/api/account/password': 'viewer',
-  'GET /dashboard/api/overview': 'viewer',
   // C9.5: the overview's traffic figures, every member's
   'GET /dashboard/api/overview/traffic': 'viewer',
   'GET /dashboard/api/tracking-status': 'viewer',

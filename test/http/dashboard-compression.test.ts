@@ -67,12 +67,12 @@ describe('C9.9: the dashboard API compresses its JSON, not its streams (SQLite)'
   afterAll(async () => t?.close());
 
   it('an answer above the threshold is sent as Brotli when accepted, else gzip, and decodes to the same JSON', async () => {
-    const plain = await rawGet(base, '/dashboard/api/overview?days=90', as());
+    const plain = await rawGet(base, '/dashboard/api/overview/traffic', as());
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.length).toBeGreaterThan(COMPRESSION_THRESHOLD);
 
-    const br = await rawGet(base, '/dashboard/api/overview?days=90', as('gzip, deflate, br'));
+    const br = await rawGet(base, '/dashboard/api/overview/traffic', as('gzip, deflate, br'));
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -80,12 +80,12 @@ describe('C9.9: the dashboard API compresses its JSON, not its streams (SQLite)'
     expect(br.body.length).toBeLessThan(plain.body.length / 2);
     expect(JSON.parse(decoded(br))).toEqual(JSON.parse(plain.body.toString('utf8')));
 
-    const gzip = await rawGet(base, '/dashboard/api/overview?days=90', as('gzip, br;q=0'));
+    const gzip = await rawGet(base, '/dashboard/api/overview/traffic', as('gzip, br;q=0'));
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(decoded(gzip))).toEqual(JSON.parse(plain.body.toString('utf8')));
 
     for (const refused of ['identity', 'br;q=0, gzip;q=0', 'deflate']) {
-      const answer = await rawGet(base, '/dashboard/api/overview?days=90', as(refused));
+      const answer = await rawGet(base, '/dashboard/api/overview/traffic', as(refused));
       expect(answer.headers['content-encoding'], refused).toBeUndefined();
       expect(answer.body.equals(plain.body), refused).toBe(true);
     }

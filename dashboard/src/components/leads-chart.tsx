@@ -7,10 +7,10 @@
  */
 import { BarChart } from './charts/bar-chart';
 import { PALETTE } from './charts/types';
-import type { Overview } from '../types';
+import type { TrafficOverview } from '../types';
 
 /** what the chart draws: days with their leads by source and new identities, and the sources in order */
-type LeadDays = { days: Pick<Overview['days'][number], 'day' | 'by_source' | 'identities'>[]; sources: string[] };
+type LeadDays = { days: Pick<TrafficOverview['days'][number], 'day' | 'by_source' | 'identities'>[]; sources: string[] };
 
 export default function LeadsChart({ overview }: { overview: LeadDays }) {
   const sources = overview.sources.map((source, index) => ({ key: source, name: source, color: PALETTE[index % PALETTE.length] as string }));

@@ -1,9 +1,9 @@
 /**
  * Leads: the API's filters (source, code, created after and before, each
  * strict as in the API), the exact total, and paging; each lead opens its
- * page. The table names each lead's person and company and shows its score
- * and status (C9.3); the `Score` and `Created` column headers are buttons
- * that sort. The filters and the order live in the URL.
+ * page. The table names each lead's person and company (each a link to its
+ * page) and shows its score and status (C9.3); the `Score` and `Created`
+ * column headers are buttons that sort. The filters and the order live in the URL.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
@@ -30,6 +30,15 @@ const CAPTIONS: Record<LeadSort, string> = {
 function personOf(lead: Lead, labels: LeadLabels): string {
   const person = lead.identity_id === null ? undefined : labels.people[lead.identity_id];
   return person?.name ?? person?.email ?? 'Anonymous';
+}
+
+/** the lead's company, a link to its page (as the identity page links its company) */
+function CompanyLink({ id, name }: { id: string; name: string }) {
+  return (
+    <Link to="/companies/$companyId" params={{ companyId: id }}>
+      {name}
+    </Link>
+  );
 }
 
 export function LeadsPage() {
@@ -152,9 +161,19 @@ export function LeadsPage() {
                           <Link to="/leads/$leadId" params={{ leadId: lead.id }}>
                             {personOf(lead, page)}
                           </Link>
-                          {lead.company_id !== null && <div className="narrow-only muted">{page.companies[lead.company_id]?.name}</div>}
+                          {lead.company_id !== null && page.companies[lead.company_id] !== undefined && (
+                            <div className="narrow-only">
+                              <CompanyLink id={lead.company_id} name={page.companies[lead.company_id]!.name} />
+                            </div>
+                          )}
                         </td>
-                        <td className="wide-only">{lead.company_id === null ? <span className="muted">—</span> : (page.companies[lead.company_id]?.name ?? '—')}</td>
+                        <td className="wide-only">
+                          {lead.company_id === null || page.companies[lead.company_id] === undefined ? (
+                            <span className="muted">—</span>
+                          ) : (
+                            <CompanyLink id={lead.company_id} name={page.companies[lead.company_id]!.name} />
+                          )}
+                        </td>
                         <td className="num">{typeof lead.summary?.score === 'number' ? lead.summary.score : <span className="muted">—</span>}</td>
                         <td>{text(lead.summary?.status ?? lead.properties.status)}</td>
                         <td className="wide-only">{lead.source === null ? <span className="muted">—</span> : <span className="badge">{lead.source}</span>}</td>

@@ -177,45 +177,6 @@ export const TrackingStatusEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
-export const OverviewQuery = Type.Object(
-  { days: Opt(Type.Integer({ minimum: 1, maximum: 366, description: 'how many days, ending today (UTC); default 30' })) },
-  { additionalProperties: true },
-);
-export const OverviewEnvelope = Type.Object(
-  {
-    data: Type.Object(
-      {
-        days: Type.Array(
-          Type.Object(
-            {
-              day: Type.String(),
-              leads: Type.Integer(),
-              by_source: Type.Record(Type.String(), Type.Integer()),
-              identities: Type.Integer(),
-            },
-            { additionalProperties: false },
-          ),
-        ),
-        sources: Type.Array(Type.String()),
-        totals: Type.Object({ leads: Type.Integer(), identities: Type.Integer() }, { additionalProperties: false }),
-        top_pages: Type.Array(
-          Type.Object(
-            {
-              host: Type.String({ description: "the page URL's host, lower case" }),
-              path: Type.String({ description: "the page URL's path (no query string)" }),
-              views: Type.Integer(),
-            },
-            { additionalProperties: false },
-          ),
-          { description: 'the most viewed pages of the period (at most 10), most views first' },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
-
 /** The dashboard's page of leads (C9.3): the leads, and the people and companies they name, by id. */
 export const DashboardLeadListEnvelope = Type.Object(
   {

@@ -180,7 +180,7 @@ export function ruleSegment(id: string, rule: JsonObject): RuleSegment {
   return { id, rule: parsed, eventTests: hasEventTests(parsed) };
 }
 
-export function profileOf(identity: IdentityWithCompany | undefined, company: FitProfile['company'], country: string | null): FitProfile {
+export function profileOf(identity: Pick<IdentityWithCompany, 'email'> | undefined, company: FitProfile['company'], country: string | null): FitProfile {
   const email = identity?.email ?? null;
   const classified = email === null ? null : classifyEmail(email);
   return { emailKind: classified?.kind ?? null, emailDomain: classified?.domain ?? null, company, country };

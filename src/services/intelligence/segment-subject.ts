@@ -46,7 +46,7 @@ export function mergeAggregates(all: VisitorAggregates[]): VisitorAggregates {
 }
 
 /** The company an identity's segments see: its own, else the first of its visitors' networks that names one. */
-export function subjectCompanyId(identity: IdentityWithCompany, visitors: readonly Visitor[]): string | null {
+export function subjectCompanyId(identity: { company_id: string | null }, visitors: readonly Visitor[]): string | null {
   if (identity.company_id !== null) return identity.company_id;
   const network = visitors.find((visitor) => visitor.network !== null)?.network ?? null;
   return network === null ? null : ((JSON.parse(network) as VisitorNetwork).company_id ?? null);
@@ -67,7 +67,7 @@ export function usesEventDetail(rule: SegmentRule): boolean {
 }
 
 export interface SubjectParts {
-  identity: Identity;
+  identity: Pick<Identity, 'email' | 'name' | 'city' | 'country' | 'is_favorite' | 'traits'>;
   company: Company | null;
   visitors: readonly Visitor[];
   score: { score: number; status: string } | null;
@@ -75,6 +75,8 @@ export interface SubjectParts {
   recent: readonly LoggedEvent[] | undefined;
   settings: ResolvedSettings;
   now: string;
+  /** the visitors' aggregates already parsed and summed (else parsed here from `visitors`) */
+  aggregates?: VisitorAggregates;
 }
 
 export function segmentSubject(parts: SubjectParts): SegmentSubject {
@@ -91,7 +93,7 @@ export function segmentSubject(parts: SubjectParts): SegmentSubject {
     company: company === null ? null : { name: company.name, domain: company.domain, employees: company.employees, main_industry: company.main_industry },
     score: score?.score ?? null,
     status: score?.status ?? null,
-    aggregates: mergeAggregates(visitors.length === 0 ? [emptyAggregates()] : visitors.map((visitor) => parseAggregates(visitor.aggregates))),
+    aggregates: parts.aggregates ?? (visitors.length === 0 ? emptyAggregates() : mergeAggregates(visitors.map((visitor) => parseAggregates(visitor.aggregates)))),
     now,
     countEvents(test: EventTest['events'], matches) {
       const since = formatInstant(Date.parse(`${now.slice(0, 10)}T00:00:00.000Z`) - (test.within_days - 1) * DAY_MS);

@@ -15,6 +15,7 @@
  * (`complete: false`). Suggestions are the most frequent values among the
  * newest SUGGESTION_SAMPLE identities or companies, top SUGGESTION_LIMIT.
  */
+import type { VisitorAggregates } from '../../intelligence/aggregates.js';
 import { evaluateRule } from '../../intelligence/segments/evaluate.js';
 import { COMPANY_FIELDS, TRAIT_PREFIX } from '../../intelligence/segments/grammar.js';
 import type { SegmentRule } from '../../intelligence/segments/rule.js';
@@ -23,6 +24,7 @@ import { PageClassifier } from '../../intelligence/page-kinds.js';
 import { scoreLead } from '../../intelligence/scoring.js';
 import { resolveSettings, type IntelligenceSettingsInput } from '../../intelligence/settings.js';
 import type { WorkspaceStore } from '../../repositories/index.js';
+import type { SegmentField } from '../../repositories/tenant/identities.repository.js';
 import type { LoggedEvent } from '../../repositories/tenant/events.repository.js';
 import type { Visitor } from '../../repositories/tenant/visitors.repository.js';
 import type { Company } from '../../schemas/resources.js';
@@ -30,6 +32,7 @@ import { formatInstant } from '../../schemas/instants.js';
 import { profileOf } from '../intelligence/refresh-visitor.js';
 import {
   EVENT_READ_LIMIT,
+  mergeAggregates,
   parseAggregates,
   RECENT_EVENTS_MS,
   segmentSubject,
@@ -42,6 +45,7 @@ import { invalidFields } from '../errors.js';
 export const COUNT_LIMIT = 20_000;
 export const EVENT_DETAIL_LIMIT = 2_000;
 const PAGE = 500;
+const NONE: readonly Visitor[] = [];
 export const SUGGESTION_SAMPLE = 2_000;
 export const SUGGESTION_LIMIT = 20;
 
@@ -60,27 +64,42 @@ export interface Suggestion {
   count: number;
 }
 
-/** What a rule asks about beyond the identity's own row: only that is read for each page of identities. */
-function needsOf(rule: SegmentRule): { score: boolean; company: boolean; events: boolean } {
-  const needs = { score: false, company: false, events: false };
+interface Needs {
+  /** the identity fields the rule asks about (the score also reads the email and country) */
+  fields: Set<SegmentField>;
+  traits: boolean;
+  score: boolean;
+  company: boolean;
+  events: boolean;
+}
+
+const IDENTITY_FIELDS: readonly string[] = ['email', 'name', 'city', 'country', 'is_favorite'] satisfies SegmentField[];
+
+/** What a rule asks about: only that is read for each page of identities. */
+function needsOf(rule: SegmentRule): Needs {
+  const needs: Needs = { fields: new Set(), traits: false, score: false, company: false, events: false };
   const visit = (node: SegmentRule) => {
     for (const condition of 'all' in node ? node.all : node.any) {
       if ('all' in condition || 'any' in condition) visit(condition);
       else if ('events' in condition) needs.events = true;
       else if (condition.field === 'score' || condition.field === 'status') needs.score = true;
       else if (condition.field.startsWith('company.')) needs.company = true;
+      else if (condition.field.startsWith(TRAIT_PREFIX)) needs.traits = true;
+      else if (IDENTITY_FIELDS.includes(condition.field)) needs.fields.add(condition.field as SegmentField);
     }
   };
   visit(rule);
+  // the score's fit reads the email's kind and the country (profileOf)
+  if (needs.score) needs.fields.add('email').add('country');
   return needs;
 }
 
 /** The visitor whose score the identity shows: its latest seen with counted events (the worker scores visitors as their events arrive). */
-function scoredVisitor(visitors: readonly Visitor[]): Visitor | undefined {
-  let best: Visitor | undefined;
-  for (const visitor of visitors) {
-    if (Object.keys(parseAggregates(visitor.aggregates).totals).length === 0) continue;
-    if (best === undefined || visitor.last_seen > best.last_seen) best = visitor;
+function scoredVisitor(visitors: readonly Visitor[], aggregates: readonly VisitorAggregates[]): number | undefined {
+  let best: number | undefined;
+  for (const [index, visitor] of visitors.entries()) {
+    if (Object.keys(aggregates[index]!.totals).length === 0) continue;
+    if (best === undefined || visitor.last_seen > visitors[best]!.last_seen) best = index;
   }
   return best;
 }
@@ -113,20 +132,33 @@ export class SegmentDraftService {
     // visitors hold the aggregates (events, score) and the network's company; a rule on the identity's own fields reads neither
     const readVisitors = needs.events || needs.score || needs.company;
     const limit = detail ? EVENT_DETAIL_LIMIT : COUNT_LIMIT;
+    // a network's company comes from the visitors (subjectCompanyId); the identity's own from its row
+    const columns = { fields: [...needs.fields], traits: needs.traits, company: needs.company || needs.score };
     let count = 0;
     let examined = 0;
     let after: { at: string; id: string } | undefined;
     for (;;) {
       const want = Math.min(PAGE, limit - examined);
-      const identities = await repos.identities.newestWithCompany(after, want);
+      const identities = await repos.identities.newestForSegments(after, want, columns);
       const visitors = readVisitors ? await repos.visitors.forIdentities(identities.map((identity) => identity.id)) : [];
       const byIdentity = new Map<string, Visitor[]>();
-      for (const visitor of visitors) byIdentity.set(visitor.identity_id!, [...(byIdentity.get(visitor.identity_id!) ?? []), visitor]);
-      const companyIds = identities.map((identity) => (needs.company || needs.score ? subjectCompanyId(identity, byIdentity.get(identity.id) ?? []) : null));
+      for (const visitor of visitors) {
+        const own = byIdentity.get(visitor.identity_id!);
+        if (own === undefined) byIdentity.set(visitor.identity_id!, [visitor]);
+        else own.push(visitor);
+      }
+      // each visitor's aggregates parsed once, for the score and for the subject
+      const parsedAggregates = identities.map((identity) => (byIdentity.get(identity.id) ?? NONE).map((visitor) => parseAggregates(visitor.aggregates)));
+      const scored = identities.map((identity, index) => (needs.score ? scoredVisitor(byIdentity.get(identity.id) ?? NONE, parsedAggregates[index]!) : undefined));
+      // the company: asked by the rule, or needed by a score's fit (only where there is a score)
+      const companyIds = identities.map((identity, index) =>
+        needs.company || scored[index] !== undefined ? subjectCompanyId(identity, byIdentity.get(identity.id) ?? NONE) : null,
+      );
       const companies = new Map<string, Company>();
-      for (const company of await repos.companies.findByIds([...new Set(companyIds.filter((id): id is string => id !== null))])) companies.set(company.id, company);
+      const wanted = [...new Set(companyIds.filter((id): id is string => id !== null))];
+      if (wanted.length > 0) for (const company of await repos.companies.findByIds(wanted)) companies.set(company.id, company);
       for (const [index, identity] of identities.entries()) {
-        const own = byIdentity.get(identity.id) ?? [];
+        const own = byIdentity.get(identity.id) ?? NONE;
         const companyId = companyIds[index]!;
         const company = companyId === null ? null : (companies.get(companyId) ?? null);
         let recent: LoggedEvent[] | undefined;
@@ -135,18 +167,17 @@ export class SegmentDraftService {
           const since = formatInstant(Date.parse(now) - RECENT_EVENTS_MS);
           for (const visitor of own) recent.push(...(await repos.events.forVisitor(visitor.id, since, EVENT_READ_LIMIT)));
         }
-        const visitor = needs.score ? scoredVisitor(own) : undefined;
-        const score =
-          visitor === undefined
-            ? null
-            : scoreLead(parseAggregates(visitor.aggregates), profileOf(identity, company, visitor.last_country ?? identity.country), settings.ideal, now);
-        if (evaluateRule(parsed, segmentSubject({ identity, company, visitors: own, score, recent, settings, now }))) count += 1;
+        const parsedOwn = parsedAggregates[index]!;
+        const at = scored[index];
+        const score = at === undefined ? null : scoreLead(parsedOwn[at]!, profileOf(identity, company, own[at]!.last_country ?? identity.country), settings.ideal, now);
+        const aggregates = own.length === 0 ? undefined : mergeAggregates(parsedOwn);
+        if (evaluateRule(parsed, segmentSubject({ identity, company, visitors: own, aggregates, score, recent, settings, now }))) count += 1;
       }
       examined += identities.length;
       const last = identities[identities.length - 1];
       if (last === undefined || identities.length < want) return { count, examined, complete: true };
       if (examined >= limit) {
-        const more = await repos.identities.newestWithCompany({ at: last.created_at, id: last.id }, 1);
+        const more = await repos.identities.newestForSegments({ at: last.created_at, id: last.id }, 1, { fields: [], traits: false, company: false });
         return { count, examined, complete: more.length === 0 };
       }
       after = { at: last.created_at, id: last.id };

@@ -12,7 +12,7 @@ import { workspaceOf } from '../../request-context.js';
 import { leadEnvelope, leadListWithLabelsEnvelope, leadSerializers } from '../../serializers/lead.serializer.js';
 import { createdRange, errorResponses, IdParams, listBody, pageOf } from '../../schemas/common.js';
 import { AccountListEnvelope, AccountListQuery, CompanyEnvelope } from '../../schemas/companies.schemas.js';
-import { DashboardIdentityEnvelope, DashboardLeadListEnvelope, DashboardLeadUpdateBody, OverviewEnvelope, OverviewQuery, TrackingStatusEnvelope } from '../../schemas/dashboard.schemas.js';
+import { DashboardIdentityEnvelope, DashboardLeadListEnvelope, DashboardLeadUpdateBody, TrackingStatusEnvelope } from '../../schemas/dashboard.schemas.js';
 import {
   ActivityListEnvelope,
   ActivityQuery,
@@ -29,12 +29,6 @@ import { TrafficEnvelope, TrafficQuery } from '../../schemas/traffic.schemas.js'
 import { trafficRange } from '../../traffic-range.js';
 
 export const recordsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/overview',
-    { schema: { querystring: OverviewQuery, response: { 200: OverviewEnvelope, ...errorResponses(400) } } },
-    async (request) => ({ data: await workspaceOf(request).overview.summary(request.query.days ?? 30) }),
-  );
-
   // the overview's figures, comparison and breakdowns (C9.5)
   app.get(
     '/overview/traffic',
