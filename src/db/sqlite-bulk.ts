@@ -12,6 +12,12 @@
  * a table that already held BULK_MAX_EXISTING rows keeps its indexes. It is all
  * one transaction: a failed or killed import leaves the indexes as they were,
  * and other connections never see the table without them.
+ *
+ * For the transaction's length the connection's page cache is raised to
+ * BULK_CACHE_MIB: the rows of a large import go into the primary key's index
+ * in the random order of their ids, and with the usual cache most of those
+ * inserts found their page evicted (spilled to the log mid-transaction and
+ * read again); the index builds sort in that memory too.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
@@ -22,6 +28,8 @@ import type { Schema } from './schema.js';
 const BULK_INDEX_ROWS = 2_000;
 /** a table holding this many rows keeps its indexes whatever the import's size */
 const BULK_MAX_EXISTING = 250_000;
+/** the page cache of the connection while a bulk transaction runs */
+const BULK_CACHE_MIB = 256;
 
 interface TableLoad {
   before: number;
@@ -86,11 +94,18 @@ class SqliteBulkLoader {
 
 /** `Database.bulk` of the SQLite store. */
 export function sqliteBulk(db: Kysely<Schema>, raw: BetterSqlite3.Database) {
-  return <T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T> =>
-    db.transaction().execute(async (trx) => {
-      const loader = new SqliteBulkLoader(raw);
-      const result = await work(trx, loader.copy);
-      loader.finish();
-      return result;
-    });
+  return async <T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T> => {
+    const cache = raw.pragma('cache_size', { simple: true }) as number;
+    raw.pragma(`cache_size = -${BULK_CACHE_MIB * 1024}`);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const loader = new SqliteBulkLoader(raw);
+        const result = await work(trx, loader.copy);
+        loader.finish();
+        return result;
+      });
+    } finally {
+      raw.pragma(`cache_size = ${cache}`);
+    }
+  };
 }
