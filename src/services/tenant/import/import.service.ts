@@ -20,12 +20,7 @@ export { prestartParseWorker } from './parse-in-worker.js';
 
 export { IMPORT_RESOURCES, type ImportResource, type LineProblem };
 
-/**
- * lines checked and written together: each batch costs statements of its own
- * (the references' and ids' lookups, the visitors marked due, on PostgreSQL a
- * COPY), so fewer, larger batches; 5,000 rows stay a few MB
- */
-const BATCH_SIZE = 5_000;
+const BATCH_SIZE = 500;
 /** bad lines kept for the report; the count goes on */
 const MAX_REPORTED = 100;
 
