@@ -6,8 +6,13 @@
  * stream open, then with S streams open on the same workspace (each a real
  * HTTP connection reading its events). Reported: accepted events per
  * second, and the notices the streams received (coalesced: at most one per
- * 500 ms per workspace, whatever the rate of visits). Bounded: S is
- * `--live-streams`, D is `--live-seconds`.
+ * 500 ms per workspace, whatever the rate of visits). Delivery (a visit on
+ * every stream within 5 s): while visits flow, the longest gap between two
+ * notices on any stream (a visit committed in a gap is told by the notice
+ * that ends it); then, once ingestion has been quiet for a second, one
+ * visit is posted and the time from its 202 to its notice is taken on
+ * every stream. Bounded: S is `--live-streams`, D is `--live-seconds`, the
+ * probe waits at most 10 s.
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -74,23 +79,53 @@ export async function benchLive(kind: StoreKind, streamCount: number, seconds: n
     };
 
     let notices = 0;
+    /** per stream: when its last notice came, and the longest gap between two of its notices while measured */
+    const seen: { last: number; maxGap: number }[] = [];
+    let measuringGaps = false;
     const open = () =>
       new Promise<http.ClientRequest>((resolve, reject) => {
         const request = http.get(`${server.url}/dashboard/api/live/stream`, { agent: streamAgent, headers: { cookie } }, (response) => {
           if (response.statusCode !== 200) reject(new Error(`stream answered ${response.statusCode}`));
+          const mine = { last: 0, maxGap: 0 };
+          seen.push(mine);
           response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (notices += chunk.split('event: visits').length - 1));
+          response.on('data', (chunk: string) => {
+            const count = chunk.split('event: visits').length - 1;
+            if (count === 0) return;
+            notices += count;
+            const at = performance.now();
+            if (measuringGaps && mine.last > 0) mine.maxGap = Math.max(mine.maxGap, at - mine.last);
+            mine.last = at;
+          });
           resolve(request);
         });
         request.on('error', reject);
       });
 
+    /** one visit after a quiet second: each stream's time from the 202 to the next notice (ms; Infinity when none came in 10 s) */
+    const probe = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const visitor = randomUUID();
+      const events = [{ id: randomUUID(), type: 'page', visitor_id: visitor, url: 'https://bench.example.com/probe' }];
+      if ((await post(JSON.stringify({ key: siteKey, events }))) !== 1) throw new Error('the probe visit was not accepted');
+      const answered = performance.now();
+      const until = answered + 10_000;
+      while (performance.now() < until && seen.some((stream) => stream.last < answered)) await new Promise((resolve) => setTimeout(resolve, 10));
+      return seen.map((stream) => (stream.last >= answered ? stream.last - answered : Number.POSITIVE_INFINITY)).sort((a, b) => a - b);
+    };
+
     await ingest(2);
     const without = await ingest(seconds);
     streams.push(...(await Promise.all(Array.from({ length: streamCount }, open))));
     const noticesBefore = notices;
+    measuringGaps = true;
     const withStreams = await ingest(seconds);
+    measuringGaps = false;
     const received = notices - noticesBefore;
+    const maxGap = Math.max(...seen.map((stream) => stream.maxGap));
+    const delays = await probe();
+    const within5 = delays.filter((delay) => delay <= 5000).length;
+    const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'none in 10 s');
     const lines = [
       `### live, ${kind}`,
       '',
@@ -99,7 +134,9 @@ export async function benchLive(kind: StoreKind, streamCount: number, seconds: n
       `| ${kind} | 0 | ${Math.round(without)} |`,
       `| ${kind} | ${streamCount} | ${Math.round(withStreams)} |`,
       '',
-      `${streamCount} streams received ${received} notices in ${seconds} s (${(received / Math.max(streamCount, 1) / seconds).toFixed(2)} per stream per second; at most 2 by the coalescing)`,
+      `${streamCount} streams received ${received} notices in ${seconds} s (${(received / Math.max(streamCount, 1) / seconds).toFixed(2)} per stream per second; at most 2 by the coalescing); the longest gap between two notices on any stream while visits flowed: ${ms(maxGap)}`,
+      '',
+      `One visit after a quiet second: its notice reached ${within5} of ${delays.length} streams within 5 s; median ${ms(delays[Math.floor(delays.length / 2)] ?? Number.NaN)}, slowest ${ms(delays[delays.length - 1] ?? Number.NaN)}`,
       '',
     ];
     for (const line of lines) log(`${tag} ${line}`);

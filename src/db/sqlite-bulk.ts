@@ -12,6 +12,19 @@
  * a table that already held BULK_MAX_EXISTING rows keeps its indexes. It is all
  * one transaction: a failed or killed import leaves the indexes as they were,
  * and other connections never see the table without them.
+ *
+ * The same holds for a search index kept by an insert trigger (leads_search,
+ * a trigram FTS5 table): once the indexes are dropped, so is a trigger of
+ * the one shape our migrations write (`after insert … begin insert into X
+ * (…) values (new.…); end`), and before the commit one INSERT … SELECT gives
+ * the search table the rows written since, then the trigger is made again.
+ * Per row, the trigger was most of an imported lead's cost.
+ *
+ * For the transaction's length the connection's page cache is raised to
+ * BULK_CACHE_MIB: the rows of a large import go into the primary key's index
+ * in the random order of their ids, and with the usual cache most of those
+ * inserts found their page evicted (spilled to the log mid-transaction and
+ * read again); the index builds sort in that memory too.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
@@ -22,13 +35,22 @@ import type { Schema } from './schema.js';
 const BULK_INDEX_ROWS = 2_000;
 /** a table holding this many rows keeps its indexes whatever the import's size */
 const BULK_MAX_EXISTING = 250_000;
+/** the page cache of the connection while a bulk transaction runs */
+const BULK_CACHE_MIB = 256;
 
 interface TableLoad {
   before: number;
   written: number;
   /** the dropped indexes' CREATE statements, once dropped */
   dropped?: string[];
+  /** the dropped insert triggers, and the statements that do their work for the rows written since */
+  triggers?: { create: string; fill: string }[];
 }
+
+/** An insert trigger that copies columns of the new row into one other table, and nothing else. */
+const COPYING_TRIGGER = /^\s*create\s+trigger\s+\S+\s+after\s+insert\s+on\s+\S+\s+begin\s+insert\s+into\s+(\w+)\s*\(([\w\s,]+)\)\s*values\s*\(([^;]*)\)\s*;\s*end\s*$/i;
+/** rowids above this are not handed out in order (SQLite picks free ones at random near the top) */
+const ORDERED_ROWIDS = 2 ** 52;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -52,13 +74,18 @@ class SqliteBulkLoader {
     load.written += rows.length;
     if (load.dropped === undefined && load.before < BULK_MAX_EXISTING && load.written >= Math.max(load.before, BULK_INDEX_ROWS)) {
       load.dropped = this.#dropSecondaryIndexes(table);
+      load.triggers = this.#dropCopyingTriggers(table);
     }
   };
 
-  /** Builds the dropped indexes again; runs before the commit. */
+  /** Builds the dropped indexes again and does the dropped triggers' work; runs before the commit. */
   finish(): void {
     for (const load of this.#tables.values()) {
       for (const create of load.dropped ?? []) this.raw.exec(create);
+      for (const trigger of load.triggers ?? []) {
+        this.raw.exec(trigger.fill);
+        this.raw.exec(trigger.create);
+      }
     }
   }
 
@@ -82,15 +109,54 @@ class SqliteBulkLoader {
     for (const index of secondary) this.raw.exec(`drop index ${quote(index.name)}`);
     return secondary.map((index) => index.sql);
   }
+
+  /**
+   * Drops the table's insert triggers of the copying shape; answers each one's
+   * CREATE and the INSERT … SELECT that does its work for the rows written
+   * after now (rowids above the current highest: a rowid table hands them out
+   * in order below ORDERED_ROWIDS). Other triggers, and tables without a
+   * rowid, are left as they are.
+   */
+  #dropCopyingTriggers(table: string): { create: string; fill: string }[] {
+    let highest: number;
+    try {
+      highest = ((this.raw.prepare(`select max(rowid) as highest from ${quote(table)}`).get() as { highest: number | null }).highest ?? 0);
+    } catch {
+      return [];
+    }
+    if (highest >= ORDERED_ROWIDS) return [];
+    const triggers = this.raw
+      .prepare(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = ?`)
+      .all(table) as { name: string; sql: string }[];
+    const deferred: { create: string; fill: string }[] = [];
+    for (const trigger of triggers) {
+      const shape = COPYING_TRIGGER.exec(trigger.sql);
+      if (shape === null) continue;
+      const [, target, columns, values] = shape as unknown as [string, string, string, string];
+      // the new row's columns are the table's own in a SELECT from it
+      const selected = values.replace(/\bnew\./gi, '');
+      if (/\bnew\b/i.test(selected)) continue;
+      this.raw.exec(`drop trigger ${quote(trigger.name)}`);
+      deferred.push({ create: trigger.sql, fill: `insert into ${quote(target)} (${columns}) select ${selected} from ${quote(table)} where rowid > ${highest} order by rowid` });
+    }
+    return deferred;
+  }
 }
 
 /** `Database.bulk` of the SQLite store. */
 export function sqliteBulk(db: Kysely<Schema>, raw: BetterSqlite3.Database) {
-  return <T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T> =>
-    db.transaction().execute(async (trx) => {
-      const loader = new SqliteBulkLoader(raw);
-      const result = await work(trx, loader.copy);
-      loader.finish();
-      return result;
-    });
+  return async <T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T> => {
+    const cache = raw.pragma('cache_size', { simple: true }) as number;
+    raw.pragma(`cache_size = -${BULK_CACHE_MIB * 1024}`);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const loader = new SqliteBulkLoader(raw);
+        const result = await work(trx, loader.copy);
+        loader.finish();
+        return result;
+      });
+    } finally {
+      raw.pragma(`cache_size = ${cache}`);
+    }
+  };
 }

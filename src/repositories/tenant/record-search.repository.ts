@@ -12,6 +12,9 @@ import { COMPANY_COLUMNS } from './companies.repository.js';
 import { IDENTITY_COLUMNS, IdentitiesRepository } from './identities.repository.js';
 import { LEAD_COLUMNS, LeadsRepository } from './leads.repository.js';
 import { afterPosition, searchWhere, sortExpression, type SearchCondition, type SearchSort, type SearchTable } from './search-filter.js';
+import { countLeads } from './lead-totals.js';
+import { asLeadFilters } from './search-lead-totals.js';
+import type { TenantScope } from '../scope/tenant-scope.js';
 import { TenantRepository } from './tenant-repository.js';
 
 export interface SearchRequest {
@@ -32,7 +35,10 @@ export interface SearchResult<T> {
 export class RecordSearchRepository extends TenantRepository {
   leads(request: SearchRequest): Promise<SearchResult<Lead>> {
     const leads = new LeadsRepository(this.scope);
-    return this.run('leads', LEAD_COLUMNS, request, (row) => leads.toLead(row as never));
+    // the list's filters are counted from lead_counts, not row by row (search-lead-totals.ts)
+    const filters = asLeadFilters(request.groups);
+    const total = filters === undefined ? undefined : (scope: TenantScope) => countLeads(scope, filters);
+    return this.run('leads', LEAD_COLUMNS, request, (row) => leads.toLead(row as never), total);
   }
 
   identities(request: SearchRequest): Promise<SearchResult<Identity>> {
@@ -53,12 +59,14 @@ export class RecordSearchRepository extends TenantRepository {
     columns: readonly string[],
     request: SearchRequest,
     toItem: (row: Record<string, unknown>) => T,
+    total?: (scope: TenantScope) => Promise<number>,
   ): Promise<SearchResult<T>> {
     const { codec } = this;
     return this.scope.snapshot(async (scope) => {
       const all = scope.selectFrom(table) as unknown as SelectQueryBuilder<Schema, SearchTable, object>;
       const matching = request.groups.length === 0 ? all : all.where((eb) => searchWhere(eb, codec, request.groups));
-      const counted = await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+      const counted =
+        total === undefined ? codec.count((await matching.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()).total) : await total(scope);
       const { sort, after } = request;
       const rows = (await (after === undefined ? matching : matching.where(afterPosition(sort, after.at, after.id)))
         .select(columns as never)
@@ -70,7 +78,7 @@ export class RecordSearchRepository extends TenantRepository {
       return {
         items: rows.map((row) => toItem(row)),
         positions: rows.map((row) => ({ at: String(row.sort_key), id: String(row.id) })),
-        total: codec.count(counted.total),
+        total: counted,
       };
     });
   }

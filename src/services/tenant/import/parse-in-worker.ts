@@ -20,8 +20,12 @@ export interface ParseWorkerData {
   resource: ImportResource;
 }
 
-/** input chunks (64 KiB from a file) handed to the worker and not yet parsed */
-const CHUNKS_AHEAD = 32;
+/**
+ * input chunks (64 KiB from a file) handed to the worker and not yet taken
+ * by the import, parsed or not: parsed lines waiting for the writes count
+ * too, so a parser faster than the writes never piles rows up in memory
+ */
+export const CHUNKS_AHEAD = 32;
 
 function startWorker(resource: ImportResource): Worker {
   const data: ParseWorkerData = { resource };
@@ -83,10 +87,6 @@ export class ParseInWorker {
     this.#worker.on('message', (message: WireLines & { done: boolean }) => {
       this.#ready.push(fromWire(message));
       if (message.done) this.#done = true;
-      else {
-        this.#inFlight -= 1;
-        if (this.#inFlight < CHUNKS_AHEAD && input.isPaused()) input.resume();
-      }
       this.#notify();
     });
     this.#worker.on('error', (error) => this.#fail(error));
@@ -106,6 +106,7 @@ export class ParseInWorker {
     for (;;) {
       const next = this.#ready.shift();
       if (next !== undefined) {
+        this.#taken();
         yield next;
         if (this.#ready.length === 0 && this.#done) return;
         continue;
@@ -123,6 +124,13 @@ export class ParseInWorker {
     this.#done = true;
     this.input.pause();
     await this.#worker.terminate();
+  }
+
+  /** the import took one chunk's lines: reading may go on */
+  #taken(): void {
+    if (this.#done) return;
+    this.#inFlight -= 1;
+    if (this.#inFlight < CHUNKS_AHEAD && this.input.isPaused()) this.input.resume();
   }
 
   #fail(error: unknown): void {
