@@ -3,11 +3,12 @@
 
 -- RecordSearchRepository.leads: no filter, newest first
 select
-  count(*) as "total"
+  coalesce(sum("lead_counts"."count"), 0) as "total"
 from
-  "leads"
+  "lead_counts"
 where
-  "leads"."workspace_id" = $1;
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
 
 select
   "id",

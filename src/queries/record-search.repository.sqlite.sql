@@ -3,11 +3,12 @@
 
 -- RecordSearchRepository.leads: no filter, newest first
 select
-  count(*) as "total"
+  coalesce(sum("lead_counts"."count"), 0) as "total"
 from
-  "leads"
+  "lead_counts"
 where
-  "leads"."workspace_id" = ?;
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
 
 select
   "id",
