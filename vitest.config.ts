@@ -1,18 +1,20 @@
 // The test runner's settings: every file in test/, in forked workers (native
 // drivers), with the PostgreSQL template prepared once per run (the root's
-// globalSetup: the projects inherit what it provides). Two projects: files
-// that start no browser and bound no wall time run two at a time (each file
-// has its own SQLite directory, cloned PostgreSQL database, Redis key prefix
-// and free ports: test/helpers/stores.ts, postgres.ts, redis.ts,
-// processes.ts); then browser files and files that assert wall-clock bounds
-// or rate-limit windows run one at a time, alone on the machine.
+// globalSetup: the projects inherit what it provides). Three projects, one
+// after the other: files that start no browser and bound no wall time, three
+// at a time (many of them wait on leases, polls and child processes, so a
+// third worker fills the cores; each file has its own SQLite directory,
+// cloned PostgreSQL database, Redis key prefix and free ports:
+// test/helpers/stores.ts, postgres.ts, redis.ts, processes.ts); then the
+// browser files two at a time; then the files that assert wall-clock bounds
+// or rate-limit windows, alone on the machine. Why: BENCHMARKS.md "CI time".
 import { defineConfig } from 'vitest/config';
 
-/** Files that must have the machine to themselves: a real browser, or a bound on elapsed time. */
-const SERIAL = [
-  // chromium: several processes per file, pages waited for with timeouts
-  'test/browser/**/*.test.ts',
-  'test/tracking/browser.test.ts',
+/** Files that drive chromium: several processes each, pages waited for with timeouts; two at a time, after the others. */
+const BROWSER = ['test/browser/**/*.test.ts', 'test/tracking/browser.test.ts'];
+
+/** Files that bound elapsed wall time: they have the machine to themselves, last. */
+const TIMED = [
   // answers, closes or reconnects within a bound of wall time, or a saturated event loop
   'test/http/admission.test.ts',
   'test/http/connection-policy.test.ts',
@@ -44,8 +46,9 @@ export default defineConfig({
     ...shared,
     reporters: ['default', './test/helpers/slow-files-reporter.ts'],
     projects: [
-      { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: SERIAL, maxWorkers: 2 } },
-      { test: { ...shared, name: 'serial', include: SERIAL, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: [...BROWSER, ...TIMED], maxWorkers: 3 } },
+      { test: { ...shared, name: 'browser', include: BROWSER, maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { test: { ...shared, name: 'serial', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
 });
