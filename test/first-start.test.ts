@@ -31,7 +31,8 @@ async function start(env: Record<string, string>): Promise<Started> {
       done();
     },
   });
-  const server = await startServer(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...env }), { output });
+  // no load shedding (as test/helpers/processes.ts): the demo seed just ran on this event loop, beside other test files
+  const server = await startServer(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', MAX_EVENT_LOOP_DELAY_MS: '0', ...env }), { output });
   return { server, printed };
 }
 
