@@ -1,9 +1,9 @@
 // The test runner's settings: every file in test/, in forked workers (native
 // drivers), with the PostgreSQL template prepared once per run (the root's
 // globalSetup: the projects inherit what it provides). Three projects, one
-// after the other: files that start no browser and bound no wall time, three
-// at a time (many of them wait on leases, polls and child processes, so a
-// third worker fills the cores; each file has its own SQLite directory,
+// after the other: files that start no browser and bound no wall time, two
+// at a time (a third worker was slower still on two cores, and its load made
+// an in-process server shed requests; each file has its own SQLite directory,
 // cloned PostgreSQL database, Redis key prefix and free ports:
 // test/helpers/stores.ts, postgres.ts, redis.ts, processes.ts); then the
 // browser files two at a time; then the files that assert wall-clock bounds
@@ -46,7 +46,7 @@ export default defineConfig({
     ...shared,
     reporters: ['default', './test/helpers/slow-files-reporter.ts'],
     projects: [
-      { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: [...BROWSER, ...TIMED], maxWorkers: 3 } },
+      { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: [...BROWSER, ...TIMED], maxWorkers: 2 } },
       { test: { ...shared, name: 'browser', include: BROWSER, maxWorkers: 2, sequence: { groupOrder: 1 } } },
       { test: { ...shared, name: 'serial', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
