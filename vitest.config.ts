@@ -6,11 +6,11 @@
 // an in-process server shed requests; each file has its own SQLite directory,
 // cloned PostgreSQL database, Redis key prefix and free ports:
 // test/helpers/stores.ts, postgres.ts, redis.ts, processes.ts); then the
-// browser files two at a time; then the files that assert wall-clock bounds
+// browser files one at a time; then the files that assert wall-clock bounds
 // or rate-limit windows, alone on the machine. Why: BENCHMARKS.md "CI time".
 import { defineConfig } from 'vitest/config';
 
-/** Files that drive chromium: several processes each, pages waited for with timeouts; two at a time, after the others. */
+/** Files that drive chromium: several processes each, pages waited for with timeouts; one at a time, after the others (two at a time failed a tracker wait). */
 const BROWSER = ['test/browser/**/*.test.ts', 'test/tracking/browser.test.ts'];
 
 /** Files that bound elapsed wall time: they have the machine to themselves, last. */
@@ -47,7 +47,7 @@ export default defineConfig({
     reporters: ['default', './test/helpers/slow-files-reporter.ts'],
     projects: [
       { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: [...BROWSER, ...TIMED], maxWorkers: 2 } },
-      { test: { ...shared, name: 'browser', include: BROWSER, maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { test: { ...shared, name: 'browser', include: BROWSER, maxWorkers: 1, sequence: { groupOrder: 1 } } },
       { test: { ...shared, name: 'serial', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
