@@ -35,15 +35,20 @@ const externalPackages = {
   },
 };
 
-export async function buildCliBundle() {
-  fs.rmSync(CLI_BUNDLE_DIRECTORY, { recursive: true, force: true });
-  await build({
+/**
+ * Builds the bundle into `outdir` (default dist/bundle/cli; the tests build
+ * their own copy beside it, three folders below the root too) and answers
+ * esbuild's metafile: the source files it was made of.
+ */
+export async function buildCliBundle(outdir = CLI_BUNDLE_DIRECTORY) {
+  fs.rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
     entryPoints: {
       main: path.join(ROOT, 'src', 'cli', 'main.ts'),
       // the import's parsing thread, started by URL beside the module that starts it (parse-in-worker.ts)
       'import-parse.worker': path.join(ROOT, 'src', 'services', 'tenant', 'import', 'import-parse.worker.ts'),
     },
-    outdir: CLI_BUNDLE_DIRECTORY,
+    outdir,
     chunkNames: '[name]-[hash]',
     bundle: true,
     splitting: true,
@@ -56,7 +61,9 @@ export async function buildCliBundle() {
     // commander is CommonJS: its require() calls of node: modules need a require in the ESM bundle
     banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module';\nconst require = createRequireOfBundle(import.meta.url);" },
     logLevel: 'warning',
+    metafile: true,
   });
+  return result.metafile;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,14 +1,14 @@
 /**
  * Real Leadlight processes for tests: `leadlight serve` and CLI commands run
- * from the sources (node --import tsx), on free loopback ports, stopped at
- * the end of the test.
+ * from the sources (the run's bundle of them while it is current, else
+ * node --import tsx: cli-entry.ts), on free loopback ports, stopped at the
+ * end of the test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
+import { cliEntry, ROOT } from './cli-entry.js';
 
-export const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const ENTRY = path.join(ROOT, 'src', 'cli', 'main.ts');
+export { ROOT };
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -50,7 +50,7 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--port', String(port), ...args], {
+  const child = spawn(process.execPath, [...cliEntry(), 'serve', '--port', String(port), ...args], {
     cwd: ROOT,
     env: baseEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,7 +93,7 @@ export interface CliRun {
 
 export function runCliProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
+    const child = spawn(process.execPath, [...cliEntry(), ...args], {
       cwd: ROOT,
       env: baseEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,13 @@
  * read here and handed over chunk by chunk; reading pauses while CHUNKS_AHEAD
  * chunks wait in the worker, so a large file is never all in memory.
  *
+ * A worker whose import read its input to the end is kept, unreferenced,
+ * for the process's next import (of any resource): starting one costs a
+ * fifth of a second of CPU compiled and over half a second run from the
+ * sources, and the tests import fixtures hundreds of times (BENCHMARKS.md,
+ * "CI time: plain files"). One whose import failed or stopped early is
+ * terminated.
+ *
  * The worker loads the compiled module next to this one (dist/); run from
  * TypeScript sources (tests, `node --import tsx`), it loads the .ts module
  * through tsx.
@@ -17,7 +24,14 @@ import type { ParsedLines } from './import-parser.js';
 import { fromWire, type WireLines } from './parsed-wire.js';
 
 export interface ParseWorkerData {
+  /** the resource whose validator the worker compiles as it starts */
   resource: ImportResource;
+}
+
+/** The first message of each import the worker parses. */
+export interface ParseStart {
+  resource: ImportResource;
+  importedAt: string;
 }
 
 /**
@@ -40,30 +54,53 @@ function startWorker(resource: ImportResource): Worker {
 
 interface Waiting {
   worker: Worker;
-  /** it failed or stopped before its import claimed it */
+  /** the resource whose validator it compiled first */
+  resource: ImportResource;
+  /** it failed or stopped while it waited */
   broken: boolean;
 }
 
-/** Workers started ahead of their import, one per resource; unreferenced, they never keep the process alive. */
-const waiting = new Map<ImportResource, Waiting>();
+/** workers kept after their import, at most: imports of one process run one after another, or a few at once */
+const KEPT = 2;
+
+/**
+ * Workers started ahead of their import, or kept after one; unreferenced,
+ * they never keep the process alive.
+ */
+const waiting: Waiting[] = [];
+
+/** Forgets an import's listeners (only these events: Worker listens to its own newListener and removeListener). */
+function detach(worker: Worker): void {
+  for (const event of ['message', 'error', 'exit']) worker.removeAllListeners(event);
+}
+
+function keep(worker: Worker, resource: ImportResource): void {
+  const entry: Waiting = { worker, resource, broken: false };
+  worker.unref();
+  worker.once('error', () => (entry.broken = true));
+  worker.once('exit', () => (entry.broken = true));
+  waiting.push(entry);
+}
 
 /**
  * Starts the worker of an import of `resource` now, so that loading its
  * modules and compiling its validator overlap the start of the command.
  */
 export function prestartParseWorker(resource: ImportResource): void {
-  if (waiting.has(resource)) return;
-  const entry: Waiting = { worker: startWorker(resource), broken: false };
-  entry.worker.unref();
-  entry.worker.once('error', () => (entry.broken = true));
-  entry.worker.once('exit', () => (entry.broken = true));
-  waiting.set(resource, entry);
+  if (waiting.some((entry) => entry.resource === resource && !entry.broken)) return;
+  keep(startWorker(resource), resource);
 }
 
+/** A waiting worker, the one that compiled this resource's validator first, or a new one. */
 function takeWorker(resource: ImportResource): Worker {
-  const entry = waiting.get(resource);
-  waiting.delete(resource);
-  if (entry === undefined || entry.broken) return startWorker(resource);
+  for (const entry of waiting.filter((candidate) => candidate.broken)) {
+    waiting.splice(waiting.indexOf(entry), 1);
+    void entry.worker.terminate();
+  }
+  if (waiting.length === 0) return startWorker(resource);
+  const same = waiting.findIndex((entry) => entry.resource === resource);
+  const [entry] = waiting.splice(same === -1 ? 0 : same, 1) as [Waiting];
+  detach(entry.worker);
   entry.worker.ref();
   return entry.worker;
 }
@@ -74,19 +111,25 @@ export class ParseInWorker {
   readonly #ready: ParsedLines[] = [];
   #inFlight = 0;
   #done = false;
+  /** the worker sent the import's last lines: it is free for another import */
+  #finished = false;
   #failure: unknown = undefined;
   #wake: (() => void) | undefined;
 
   constructor(
-    resource: ImportResource,
+    private readonly resource: ImportResource,
     importedAt: string,
     private readonly input: Readable,
   ) {
     this.#worker = takeWorker(resource);
-    this.#worker.postMessage({ importedAt });
+    const start: ParseStart = { resource, importedAt };
+    this.#worker.postMessage(start);
     this.#worker.on('message', (message: WireLines & { done: boolean }) => {
       this.#ready.push(fromWire(message));
-      if (message.done) this.#done = true;
+      if (message.done) {
+        this.#done = true;
+        this.#finished = true;
+      }
       this.#notify();
     });
     this.#worker.on('error', (error) => this.#fail(error));
@@ -119,10 +162,15 @@ export class ParseInWorker {
     }
   }
 
-  /** stops the worker; the import is over, finished or failed */
+  /** the import is over: its worker waits for the next one if it parsed the whole input, else it stops */
   async close(): Promise<void> {
     this.#done = true;
     this.input.pause();
+    if (this.#finished && this.#failure === undefined && waiting.length < KEPT) {
+      detach(this.#worker);
+      keep(this.#worker, this.resource);
+      return;
+    }
     await this.#worker.terminate();
   }
 
