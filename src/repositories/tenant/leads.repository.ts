@@ -17,6 +17,7 @@ import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filter
 import { deleteNotesOf } from './lead-notes.repository.js';
 import { byScore, oldestFirst, type Keyed, type LeadSort } from './lead-order.js';
 import { countLeads, countLeadsCached, planTotal, totalExpression, totalKey } from './lead-totals.js';
+import { offsetAnchorsOf } from './offset-anchors.js';
 import { seenVersion, totalCacheOf, versionColumns, type TotalCache } from './total-cache.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
@@ -123,15 +124,40 @@ export class LeadsRepository extends KeyedTenantRepository {
       const first = rows[0];
       if (first !== undefined) return { items: rows.map((row) => this.toLead(row)), total: this.codec.count(first.total as number) };
     }
+    const anchors = cache === undefined ? undefined : offsetAnchorsOf(this.scope.connectionToken as object);
     return this.scope.snapshot(async (scope) => {
-      const total = cache === undefined ? await countLeads(scope, filters) : await countLeadsCached(scope, filters, cache);
-      if (page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
-        const skipped = await this.skipDays(new LeadCountsRepository(scope), filters, page);
-        if (skipped !== undefined) ({ filters, page } = skipped);
+      if (cache === undefined || anchors === undefined) {
+        const total = await countLeads(scope, filters);
+        return { items: (await this.unanchoredRows(scope, filters, page, total)).map((row) => this.toLead(row)), total };
       }
-      const rows = page.offset < DEEP_OFFSET ? await this.pageRows(scope, filters, page) : await this.deepPage(scope, filters, page);
+      const { total, key, seen } = await countLeadsCached(scope, filters, cache);
+      const deep = page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total;
+      const nearest = deep ? anchors.nearest(key, seen, page.offset) : undefined;
+      // an anchor far before the offset would step over more rows than the day counters leave (skipDays)
+      const anchor = nearest !== undefined && page.offset - nearest.offset < DEEP_OFFSET ? nearest : undefined;
+      const rows =
+        anchor === undefined
+          ? await this.unanchoredRows(scope, filters, page, total)
+          : await this.pageRows(scope, filters, { limit: page.limit, offset: page.offset - anchor.offset, from: anchor });
+      const first = rows[0];
+      const last = rows[rows.length - 1];
+      if (deep && first !== undefined && last !== undefined) {
+        anchors.remember(key, seen, [
+          { offset: page.offset, at: first.created_at, id: first.id },
+          { offset: page.offset + rows.length - 1, at: last.created_at, id: last.id },
+        ]);
+      }
       return { items: rows.map((row) => this.toLead(row)), total };
     });
+  }
+
+  /** The rows of a page read in a snapshot without an anchor: a deep page from its day on (skipDays), through the index. */
+  private async unanchoredRows(scope: TenantScope, filters: LeadFilters, page: Page, total: number): Promise<LeadRow[]> {
+    if (page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
+      const skipped = await this.skipDays(new LeadCountsRepository(scope), filters, page);
+      if (skipped !== undefined) ({ filters, page } = skipped);
+    }
+    return page.offset < DEEP_OFFSET ? this.pageRows(scope, filters, page) : this.deepPage(scope, filters, page);
   }
 
   /**
@@ -210,19 +236,29 @@ export class LeadsRepository extends KeyedTenantRepository {
     return rows;
   }
 
-  /** The rows of a page near the start, without its total. */
-  private pageRows(scope: TenantScope, filters: LeadFilters, page: Page): Promise<LeadRow[]> {
-    const { after } = page;
+  /**
+   * The rows of a page near the start, without its total; or of a page
+   * `from` an anchor: the rows at or after its keyset, `offset` of them
+   * stepped over (offset-anchors.ts).
+   */
+  private pageRows(scope: TenantScope, filters: LeadFilters, page: Page & { from?: Keyset }): Promise<LeadRow[]> {
+    const { after, from } = page;
+    const position = from ?? after;
+    const suffix = from !== undefined ? ':from' : after !== undefined ? ':after' : '';
     return scope
-      .template(`leads.page:${shapeOf(filters)}${after === undefined ? '' : ':after'}`, (q) =>
-        afterCursor(q, filters, after)
+      .template(`leads.page:${shapeOf(filters)}${suffix}`, (q) => {
+        const query =
+          from === undefined
+            ? afterCursor(q, filters, after)
+            : matching(q, filters).where((eb) => eb(eb.refTuple('created_at', 'id'), '<=', eb.tuple(param('afterAt'), param('afterId'))));
+        return query
           .select(COLUMNS)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(param<number>('limit'))
-          .offset(param<number>('offset')),
-      )
-      .all({ ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id });
+          .offset(param<number>('offset'));
+      })
+      .all({ ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: position?.at, afterId: position?.id });
   }
 
   /**
