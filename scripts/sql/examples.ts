@@ -366,6 +366,11 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     ...exists,
     findById: [one([ID])],
     listByCompany: [one([ID, FIRST_PAGE])],
+    findText: [one([ID], 'a lead as its response JSON (SQLite; PostgreSQL reads it as findById)')],
+    listText: [
+      one([{}, FIRST_PAGE], 'first page, each lead as its response JSON (SQLite; PostgreSQL reads it as list)'),
+      one([{ source: 'website' }, DEEP_PAGE], 'source, deep page, as response JSON'),
+    ],
     list: [
       one([{}, FIRST_PAGE], 'no filter, first page'),
       one([{}, DEEP_PAGE], 'no filter, deep page (ids through the index, then rows)'),

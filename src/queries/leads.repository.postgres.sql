@@ -94,6 +94,107 @@ limit
 offset
   $4;
 
+-- LeadsRepository.findText: a lead as its response JSON (SQLite; PostgreSQL reads it as findById)
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "id" = $2;
+
+-- LeadsRepository.listText: first page, each lead as its response JSON (SQLite; PostgreSQL reads it as list)
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = $1
+      and "lead_counts"."bucket" = $2
+  ) as "total"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $3
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $4
+offset
+  $5;
+
+-- LeadsRepository.listText: source, deep page, as response JSON
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = $1
+  and "lead_counts"."bucket" = $2;
+
+select
+  "id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "source" = $2
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $3
+offset
+  $4;
+
+select
+  "id",
+  "visitor_id",
+  "workspace_id",
+  "code",
+  "source",
+  "created_at",
+  "updated_at",
+  "properties",
+  "location",
+  "identity_id",
+  "session_id",
+  "summary",
+  "company_id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = $1
+  and "id" in ($2);
+
 -- LeadsRepository.list: no filter, first page
 select
   "id",

@@ -86,6 +86,93 @@ limit
 offset
   ?;
 
+-- LeadsRepository.findText: a lead as its response JSON (SQLite; PostgreSQL reads it as findById)
+select
+  "id",
+  "created_at",
+  '{"id":' || json_quote("id") || ',"visitor_id":' || json_quote("visitor_id") || ',"workspace_id":' || json_quote("workspace_id") || ',"code":' || json_quote("code") || ',"source":' || json_quote("source") || ',"created_at":' || json_quote("created_at") || ',"updated_at":' || json_quote("updated_at") || ',"properties":' || coalesce("properties", 'null') || ',"location":' || coalesce("location", 'null') || ',"identity_id":' || json_quote("identity_id") || ',"session_id":' || json_quote("session_id") || ',"summary":' || coalesce("summary", 'null') || ',"company_id":' || json_quote("company_id") || '}' as "lead_json"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "id" = ?;
+
+-- LeadsRepository.listText: first page, each lead as its response JSON (SQLite; PostgreSQL reads it as list)
+select
+  "id",
+  "created_at",
+  '{"id":' || json_quote("id") || ',"visitor_id":' || json_quote("visitor_id") || ',"workspace_id":' || json_quote("workspace_id") || ',"code":' || json_quote("code") || ',"source":' || json_quote("source") || ',"created_at":' || json_quote("created_at") || ',"updated_at":' || json_quote("updated_at") || ',"properties":' || coalesce("properties", 'null') || ',"location":' || coalesce("location", 'null') || ',"identity_id":' || json_quote("identity_id") || ',"session_id":' || json_quote("session_id") || ',"summary":' || coalesce("summary", 'null') || ',"company_id":' || json_quote("company_id") || '}' as "lead_json",
+  (
+    select
+      coalesce(sum("lead_counts"."count"), 0) as "total"
+    from
+      "lead_counts"
+    where
+      "lead_counts"."workspace_id" = ?
+      and "lead_counts"."bucket" = ?
+  ) as "total",
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+-- LeadsRepository.listText: source, deep page, as response JSON
+select
+  (
+    select
+      "data_version"
+    from
+      pragma_data_version ()
+  ) as "store_version",
+  total_changes() as "store_changes";
+
+select
+  coalesce(sum("lead_counts"."count"), 0) as "total"
+from
+  "lead_counts"
+where
+  "lead_counts"."workspace_id" = ?
+  and "lead_counts"."bucket" = ?;
+
+select
+  "id"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "source" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+
+select
+  "id",
+  "created_at",
+  '{"id":' || json_quote("id") || ',"visitor_id":' || json_quote("visitor_id") || ',"workspace_id":' || json_quote("workspace_id") || ',"code":' || json_quote("code") || ',"source":' || json_quote("source") || ',"created_at":' || json_quote("created_at") || ',"updated_at":' || json_quote("updated_at") || ',"properties":' || coalesce("properties", 'null') || ',"location":' || coalesce("location", 'null') || ',"identity_id":' || json_quote("identity_id") || ',"session_id":' || json_quote("session_id") || ',"summary":' || coalesce("summary", 'null') || ',"company_id":' || json_quote("company_id") || '}' as "lead_json"
+from
+  "leads"
+where
+  "leads"."workspace_id" = ?
+  and "id" in (?);
+
 -- LeadsRepository.list: no filter, first page
 select
   "id",
@@ -101,15 +188,6 @@ select
   "session_id",
   "summary",
   "company_id",
-  (
-    select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
-    from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total",
   (
     select
       "data_version"
@@ -223,15 +301,6 @@ select
   "session_id",
   "summary",
   "company_id",
-  (
-    select
-      coalesce(sum("lead_counts"."count"), 0) as "total"
-    from
-      "lead_counts"
-    where
-      "lead_counts"."workspace_id" = ?
-      and "lead_counts"."bucket" = ?
-  ) as "total",
   (
     select
       "data_version"

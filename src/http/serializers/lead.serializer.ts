@@ -3,9 +3,11 @@
  * a lead's JSON fields come from the store as text (StoredJson) and are
  * copied into the response as they are, so a list of leads is never parsed
  * into objects only to be serialized again. The fields and their order are
- * those of LeadSchema; every string goes through JSON.stringify.
+ * those of LeadSchema; every string goes through JSON.stringify. A lead
+ * SQLite already rendered as its JSON (LeadText) is copied as it is.
  */
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
+import { LeadText } from '../../repositories/tenant/lead-text.js';
 import { StoredJson, type JsonField } from '../../schemas/json.js';
 import type { Lead, Pagination } from '../../schemas/resources.js';
 
@@ -13,7 +15,8 @@ const text = (value: string | null) => (value === null ? 'null' : JSON.stringify
 const json = (value: JsonField | null) =>
   value === null ? 'null' : value instanceof StoredJson ? value.text : JSON.stringify(value);
 
-export function leadJson(lead: Lead): string {
+export function leadJson(lead: Lead | LeadText): string {
+  if (lead instanceof LeadText) return lead.json;
   return (
     `{"id":${text(lead.id)},"visitor_id":${text(lead.visitor_id)},"workspace_id":${text(lead.workspace_id)}` +
     `,"code":${text(lead.code)},"source":${text(lead.source)}` +
@@ -24,11 +27,11 @@ export function leadJson(lead: Lead): string {
   );
 }
 
-export function leadEnvelope(payload: { data: Lead }): string {
+export function leadEnvelope(payload: { data: Lead | LeadText }): string {
   return `{"data":${leadJson(payload.data)}}`;
 }
 
-export function leadListEnvelope(payload: { data: Lead[]; pagination: Pagination }): string {
+export function leadListEnvelope(payload: { data: (Lead | LeadText)[]; pagination: Pagination }): string {
   const { limit, offset, total } = payload.pagination;
   let data = '';
   for (const lead of payload.data) data += data === '' ? leadJson(lead) : `,${leadJson(lead)}`;

@@ -19,7 +19,7 @@ import type { Schema } from '../../db/schema.js';
 import type { TenantScope } from '../scope/tenant-scope.js';
 import { bucketOf, dayOf, nextDay, startOfDay } from './lead-counts.repository.js';
 import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filters.js';
-import { seenVersion, versionColumns, type TotalCache } from './total-cache.js';
+import { seenVersion, versionColumns, type StoreVersion, type TotalCache } from './total-cache.js';
 
 /** One part of a total: a subquery of one row and one column, added or subtracted. */
 interface Term {
@@ -153,16 +153,21 @@ export function totalKey(workspaceId: string, plan: TotalPlan): string {
 /**
  * The number of leads matching `filters` inside a read snapshot, through
  * `cache`: the store's version is read first (the snapshot's), and the
- * counters are summed only when it is not the remembered one.
+ * counters are summed only when it is not the remembered one. Answers the
+ * list's key and the version too, for the deep page's anchors (offset-anchors.ts).
  */
-export async function countLeadsCached(scope: TenantScope, filters: LeadFilters, cache: TotalCache): Promise<number> {
+export async function countLeadsCached(
+  scope: TenantScope,
+  filters: LeadFilters,
+  cache: TotalCache,
+): Promise<{ total: number; key: string; seen: StoreVersion }> {
   const key = totalKey(scope.workspaceId, planTotal(filters));
   const row = await scope.template('leads.storeVersion', (q) => q.selectNoFrom<{ store_version: unknown; store_changes: unknown }>(() => versionColumns())).first();
   if (row === undefined) throw new Error('a select without a table answered no row');
   const seen = seenVersion(row);
   const remembered = cache.get(key, seen);
-  if (remembered !== undefined) return remembered;
+  if (remembered !== undefined) return { total: remembered, key, seen };
   const total = await countLeads(scope, filters);
   cache.remember(key, seen, total);
-  return total;
+  return { total, key, seen };
 }

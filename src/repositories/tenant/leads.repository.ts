@@ -4,7 +4,7 @@
  * (lead-totals.ts). The request paths run compiled templates (one per
  * statement shape: query-templates.ts).
  */
-import type { Selectable } from 'kysely';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import { param } from '../../db/query-templates.js';
 import type { Schema } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
@@ -17,6 +17,8 @@ import { filterValues, matching, shapeOf, type LeadFilters } from './lead-filter
 import { deleteNotesOf } from './lead-notes.repository.js';
 import { byScore, oldestFirst, type Keyed, type LeadSort } from './lead-order.js';
 import { countLeads, countLeadsCached, planTotal, totalExpression, totalKey } from './lead-totals.js';
+import { offsetAnchorsOf } from './offset-anchors.js';
+import { LeadText, leadJsonColumn } from './lead-text.js';
 import { seenVersion, totalCacheOf, versionColumns, type TotalCache } from './total-cache.js';
 import { KeyedTenantRepository } from './tenant-repository.js';
 
@@ -68,6 +70,22 @@ const COLUMNS = [
 ] as const;
 
 type LeadRow = Pick<Selectable<Schema['leads']>, (typeof COLUMNS)[number]>;
+/** a lead's row as SQLite renders it (lead-text.ts) */
+interface TextRow {
+  id: string;
+  created_at: string;
+  lead_json: string;
+}
+type ListedRow = LeadRow | TextRow;
+
+/** The columns of a listed lead: all of them, or (`text`) the id, the creation time and the response JSON. */
+function selectLead<Q extends SelectQueryBuilder<Schema, 'leads', object>>(query: Q, text: boolean) {
+  return (text ? query.select(['id', 'created_at']).select(leadJsonColumn().as('lead_json')) : query.select(COLUMNS)) as unknown as SelectQueryBuilder<
+    Schema,
+    'leads',
+    ListedRow
+  >;
+}
 
 /** from this offset on, pages are read through the index first (deepPage) */
 const DEEP_OFFSET = 1000;
@@ -88,6 +106,15 @@ export class LeadsRepository extends KeyedTenantRepository {
       .template('leads.byId', (q) => q.selectFrom('leads').select(COLUMNS).where('id', '=', param('id')))
       .first({ id });
     return row && this.toLead(row);
+  }
+
+  /** A lead for a response: on SQLite as its JSON text (lead-text.ts), elsewhere as findById reads it. */
+  async findText(id: string): Promise<Lead | LeadText | undefined> {
+    if (this.codec.kind !== 'sqlite') return this.findById(id);
+    const row = await this.scope
+      .template('leads.textById', (q) => selectLead(q.selectFrom('leads'), true).where('id', '=', param('id')))
+      .first({ id });
+    return row && this.toListed(row, true);
   }
 
   /**
@@ -116,22 +143,55 @@ export class LeadsRepository extends KeyedTenantRepository {
    * a deep page, or a page past the end (no row to carry the total), reads
    * them in one snapshot, statement by statement.
    */
-  async list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+  list(filters: LeadFilters, page: Page): Promise<PageResult<Lead>> {
+    return this.listed(filters, page, false) as Promise<PageResult<Lead>>;
+  }
+
+  /** `list` for a response: on SQLite each lead as its JSON text (lead-text.ts), elsewhere as `list` reads it. */
+  listText(filters: LeadFilters, page: Page): Promise<PageResult<Lead | LeadText>> {
+    return this.listed(filters, page, this.codec.kind === 'sqlite');
+  }
+
+  private async listed(filters: LeadFilters, page: Page, text: boolean): Promise<PageResult<Lead | LeadText>> {
     const cache = this.totalCache();
     if (page.offset < DEEP_OFFSET) {
-      const rows = await this.pageWithTotal(filters, page, cache);
-      const first = rows[0];
-      if (first !== undefined) return { items: rows.map((row) => this.toLead(row)), total: this.codec.count(first.total as number) };
+      const found = await this.pageWithTotal(filters, page, cache, text);
+      if (found !== undefined) return { items: found.rows.map((row) => this.toListed(row, text)), total: found.total };
     }
+    const anchors = cache === undefined ? undefined : offsetAnchorsOf(this.scope.connectionToken as object);
     return this.scope.snapshot(async (scope) => {
-      const total = cache === undefined ? await countLeads(scope, filters) : await countLeadsCached(scope, filters, cache);
-      if (page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
-        const skipped = await this.skipDays(new LeadCountsRepository(scope), filters, page);
-        if (skipped !== undefined) ({ filters, page } = skipped);
+      if (cache === undefined || anchors === undefined) {
+        const total = await countLeads(scope, filters);
+        return { items: (await this.unanchoredRows(scope, filters, page, total, text)).map((row) => this.toListed(row, text)), total };
       }
-      const rows = page.offset < DEEP_OFFSET ? await this.pageRows(scope, filters, page) : await this.deepPage(scope, filters, page);
-      return { items: rows.map((row) => this.toLead(row)), total };
+      const { total, key, seen } = await countLeadsCached(scope, filters, cache);
+      const deep = page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total;
+      const nearest = deep ? anchors.nearest(key, seen, page.offset) : undefined;
+      // an anchor far before the offset would step over more rows than the day counters leave (skipDays)
+      const anchor = nearest !== undefined && page.offset - nearest.offset < DEEP_OFFSET ? nearest : undefined;
+      const rows =
+        anchor === undefined
+          ? await this.unanchoredRows(scope, filters, page, total, text)
+          : await this.pageRows(scope, filters, { limit: page.limit, offset: page.offset - anchor.offset, from: anchor }, text);
+      const first = rows[0];
+      const last = rows[rows.length - 1];
+      if (deep && first !== undefined && last !== undefined) {
+        anchors.remember(key, seen, [
+          { offset: page.offset, at: first.created_at, id: first.id },
+          { offset: page.offset + rows.length - 1, at: last.created_at, id: last.id },
+        ]);
+      }
+      return { items: rows.map((row) => this.toListed(row, text)), total };
     });
+  }
+
+  /** The rows of a page read in a snapshot without an anchor: a deep page from its day on (skipDays), through the index. */
+  private async unanchoredRows(scope: TenantScope, filters: LeadFilters, page: Page, total: number, text: boolean): Promise<ListedRow[]> {
+    if (page.after === undefined && page.offset >= DEEP_OFFSET && page.offset < total) {
+      const skipped = await this.skipDays(new LeadCountsRepository(scope), filters, page);
+      if (skipped !== undefined) ({ filters, page } = skipped);
+    }
+    return page.offset < DEEP_OFFSET ? this.pageRows(scope, filters, page, text) : this.deepPage(scope, filters, page, text);
   }
 
   /**
@@ -165,23 +225,27 @@ export class LeadsRepository extends KeyedTenantRepository {
   }
 
   /**
-   * The rows of a page, each with the total of the list in the column
-   * `total`. With `cache`: when a total is remembered, the page is read with
-   * the store's version and given the remembered total if the version is
-   * the same; otherwise (or if it is not) with its total and the version,
-   * which is remembered.
+   * The rows of a page and the total of the list, or undefined when the page
+   * is empty (no row to carry the total). With `cache`: when a total is
+   * remembered, the page is read with the store's version and given the
+   * remembered total if the version is the same; otherwise (or if it is
+   * not) with its total and the version, which is remembered.
    */
-  private async pageWithTotal(filters: LeadFilters, page: Page, cache: TotalCache | undefined): Promise<(LeadRow & { total: unknown })[]> {
+  private async pageWithTotal(
+    filters: LeadFilters,
+    page: Page,
+    cache: TotalCache | undefined,
+    text: boolean,
+  ): Promise<{ rows: ListedRow[]; total: number } | undefined> {
     const plan = planTotal(filters);
     const { after } = page;
-    const shape = `${shapeOf(filters)}${after === undefined ? '' : ':after'}`;
+    const shape = `${shapeOf(filters)}${after === undefined ? '' : ':after'}${text ? ':text' : ''}`;
     const values = { ...plan.values, limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id };
     const key = cache === undefined ? '' : totalKey(this.scope.workspaceId, plan);
     if (cache !== undefined && cache.has(key)) {
       const rows = await this.scope
         .template(`leads.pageVersioned:${shape}`, (q) =>
-          afterCursor(q, filters, after)
-            .select(COLUMNS)
+          selectLead(afterCursor(q, filters, after), text)
             .select(() => versionColumns())
             .orderBy('created_at', 'desc')
             .orderBy('id', 'desc')
@@ -191,13 +255,11 @@ export class LeadsRepository extends KeyedTenantRepository {
         .all(values);
       const first = rows[0];
       const total = first === undefined ? undefined : cache.get(key, seenVersion(first));
-      if (total !== undefined) return rows.map((row) => ({ ...row, total }));
+      if (total !== undefined) return { rows, total };
     }
     const rows = await this.scope
       .template(`leads.pageWithTotal:${shape}:${plan.shape}${cache === undefined ? '' : ':versioned'}`, (q) => {
-        const selected = afterCursor(q, filters, after)
-          .select(COLUMNS)
-          .select((eb) => totalExpression(q, plan, eb).as('total'));
+        const selected = selectLead(afterCursor(q, filters, after), text).select((eb) => totalExpression(q, plan, eb).as('total'));
         return (cache === undefined ? selected : selected.select(() => versionColumns()))
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
@@ -205,24 +267,35 @@ export class LeadsRepository extends KeyedTenantRepository {
           .offset(param<number>('offset'));
       })
       .all(values);
-    const first = rows[0] as (LeadRow & { total: unknown; store_version?: unknown; store_changes?: unknown }) | undefined;
-    if (cache !== undefined && first !== undefined) cache.remember(key, seenVersion(first), this.codec.count(first.total as number));
-    return rows;
+    const first = rows[0] as { total: unknown; store_version?: unknown; store_changes?: unknown } | undefined;
+    if (first === undefined) return undefined;
+    const total = this.codec.count(first.total as number);
+    if (cache !== undefined) cache.remember(key, seenVersion(first), total);
+    return { rows, total };
   }
 
-  /** The rows of a page near the start, without its total. */
-  private pageRows(scope: TenantScope, filters: LeadFilters, page: Page): Promise<LeadRow[]> {
-    const { after } = page;
+  /**
+   * The rows of a page near the start, without its total; or of a page
+   * `from` an anchor: the rows at or after its keyset, `offset` of them
+   * stepped over (offset-anchors.ts).
+   */
+  private pageRows(scope: TenantScope, filters: LeadFilters, page: Page & { from?: Keyset }, text: boolean): Promise<ListedRow[]> {
+    const { after, from } = page;
+    const position = from ?? after;
+    const suffix = `${from !== undefined ? ':from' : after !== undefined ? ':after' : ''}${text ? ':text' : ''}`;
     return scope
-      .template(`leads.page:${shapeOf(filters)}${after === undefined ? '' : ':after'}`, (q) =>
-        afterCursor(q, filters, after)
-          .select(COLUMNS)
+      .template(`leads.page:${shapeOf(filters)}${suffix}`, (q) => {
+        const query =
+          from === undefined
+            ? afterCursor(q, filters, after)
+            : matching(q, filters).where((eb) => eb(eb.refTuple('created_at', 'id'), '<=', eb.tuple(param('afterAt'), param('afterId'))));
+        return selectLead(query, text)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(param<number>('limit'))
-          .offset(param<number>('offset')),
-      )
-      .all({ ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: after?.at, afterId: after?.id });
+          .offset(param<number>('offset'));
+      })
+      .all({ ...filterValues(filters), limit: page.limit, offset: page.offset, afterAt: position?.at, afterId: position?.id });
   }
 
   /**
@@ -250,7 +323,7 @@ export class LeadsRepository extends KeyedTenantRepository {
    * join, because with prepared statements neither store plans such a join
    * well (the planners cannot see the limit: docs/postgres-plans.md).
    */
-  private async deepPage(scope: TenantScope, filters: LeadFilters, page: Page): Promise<LeadRow[]> {
+  private async deepPage(scope: TenantScope, filters: LeadFilters, page: Page, text: boolean): Promise<ListedRow[]> {
     const values = { ...filterValues(filters), limit: page.limit, offset: page.offset };
     const ids = await scope
       .template(`leads.pageIds:${shapeOf(filters)}`, (q) =>
@@ -266,11 +339,8 @@ export class LeadsRepository extends KeyedTenantRepository {
     const byId: Record<string, unknown> = {};
     ids.forEach((row, index) => (byId[`id${index}`] = row.id));
     const rows = await scope
-      .template(`leads.byIds:${ids.length}`, (q) =>
-        q
-          .selectFrom('leads')
-          .select(COLUMNS)
-          .where(
+      .template(`leads.byIds:${ids.length}${text ? ':text' : ''}`, (q) =>
+        selectLead(q.selectFrom('leads'), text).where(
             'id',
             'in',
             ids.map((_, index) => param(`id${index}`)),
@@ -488,6 +558,12 @@ export class LeadsRepository extends KeyedTenantRepository {
       summary: codec.nullableJson(lead.summary),
       company_id: lead.company_id,
     };
+  }
+
+  private toListed(row: ListedRow, text: boolean): Lead | LeadText {
+    if (!text) return this.toLead(row as LeadRow);
+    const { id, created_at, lead_json } = row as TextRow;
+    return new LeadText(id, created_at, lead_json);
   }
 
   /** JSON columns stay as stored text: responses pass them through unparsed. */

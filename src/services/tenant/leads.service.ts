@@ -3,7 +3,8 @@
  * that must stay inside the workspace, and updates by replacement or merge patch.
  */
 import type { TenantRepositories, WorkspaceStore } from '../../repositories/index.js';
-import type { Page } from '../../repositories/page.js';
+import type { Keyset, Page, PageResult } from '../../repositories/page.js';
+import type { LeadText } from '../../repositories/tenant/lead-text.js';
 import type { LeadChanges, LeadFilters, LeadSort, NewLead, SortedPage } from '../../repositories/tenant/leads.repository.js';
 import type { LeadCreateInput, LeadUpdateInput } from '../../schemas/inputs.js';
 import { now } from '../../schemas/instants.js';
@@ -53,6 +54,23 @@ export class LeadsService {
   /** A page of leads in `sort`'s order (C9.3), with each one's keyset for the next cursor. */
   list(filters: LeadFilters, page: Page, sort: LeadSort = '-created_at'): Promise<SortedPage> {
     return this.store.repos.leads.listSorted(sort, filters, page);
+  }
+
+  /**
+   * `list` for the API's response: in the default order, on SQLite, each lead
+   * as its JSON text (lead-text.ts); otherwise as `list` reads them.
+   */
+  async listText(filters: LeadFilters, page: Page, sort: LeadSort = '-created_at'): Promise<PageResult<Lead | LeadText> & { keys: Keyset[] }> {
+    if (sort !== '-created_at') return this.list(filters, page, sort);
+    const result = await this.store.repos.leads.listText(filters, page);
+    return { ...result, keys: result.items.map((lead) => ({ at: lead.created_at, id: lead.id })) };
+  }
+
+  /** `get` for the API's response: on SQLite as its JSON text (lead-text.ts). */
+  async getText(id: string): Promise<Lead | LeadText> {
+    const lead = await this.store.repos.leads.findText(pathId(id, 'lead'));
+    if (lead === undefined) throw new NotFoundError('lead');
+    return lead;
   }
 
   /** Who and which company each of these leads names, for the dashboard's table (C9.3): one statement each. */
