@@ -1,30 +1,49 @@
 /**
  * Why the delivery workers need not wait for their poll (CONTRACT C8.5,
  * C10.3; README "Alerts"): a write transaction that puts a delivery in an
- * outbox (alerts, webhooks) notes it here while it runs (`noteOutboxWrite`,
- * called by the repositories that write the outboxes); once the transaction
- * has committed, the store tells this process's listeners (the workers,
- * which then claim at once) and the relay, which carries the hint to the
- * other processes (Redis pub/sub when REDIS_URL is set: server.ts). A hint is
- * only a hint: a transaction rolled back says nothing, a hint lost costs at
- * most one poll interval, and the poll still finds whatever a process killed
- * before telling anyone committed.
+ * outbox (alerts, webhooks) is flagged as it runs (`noteOutboxWrite`, called
+ * by the repositories that write the outboxes, on the transaction object
+ * itself); once the transaction has committed, the store tells this
+ * process's listeners (the workers, which then claim at once) and the relay,
+ * which carries the hint to the other processes (Redis pub/sub when
+ * REDIS_URL is set: server.ts). A hint is only a hint: a transaction rolled
+ * back says nothing, a hint lost costs at most one poll interval, and the
+ * poll still finds whatever a process killed before telling anyone
+ * committed.
+ *
+ * The flag lives on the transaction rather than in an AsyncLocalStorage
+ * around every write transaction: a store of that kind turns on Node's
+ * promise hooks for the whole process, a cost on every promise of the hot
+ * paths (issue 24, BENCHMARKS.md "Ingest, round two").
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 export const OUTBOXES = ['alerts', 'webhooks'] as const;
 export type Outbox = (typeof OUTBOXES)[number];
 
-const written = new AsyncLocalStorage<Set<Outbox>>();
+/** the outboxes a transaction object wrote to since the store last took them (Store.run) */
+const written = new WeakMap<object, Set<Outbox>>();
 
-/** Runs `work` (a transaction's body), collecting the outboxes it writes to. */
-export function collectOutboxWrites<T>(outboxes: Set<Outbox>, work: () => Promise<T>): Promise<T> {
-  return written.run(outboxes, work);
+/**
+ * The transaction `trx` wrote a delivery to `outbox`. Outside a transaction
+ * (a statement that commits alone, which Store.run does not watch) it is a
+ * no-op.
+ */
+export function noteOutboxWrite(trx: { readonly isTransaction: boolean }, outbox: Outbox): void {
+  if (!trx.isTransaction) return;
+  const outboxes = written.get(trx);
+  if (outboxes === undefined) written.set(trx, new Set([outbox]));
+  else outboxes.add(outbox);
 }
 
-/** The running transaction wrote a delivery to `outbox` (a no-op outside Store.run). */
-export function noteOutboxWrite(outbox: Outbox): void {
-  written.getStore()?.add(outbox);
+/**
+ * The outboxes `trx` wrote to since the last call, and forgets them: the
+ * group commit runs several jobs one after the other on one transaction
+ * object, and each job's own writes are taken when it ends.
+ */
+export function takeOutboxWrites(trx: object): Set<Outbox> | undefined {
+  const outboxes = written.get(trx);
+  if (outboxes !== undefined) written.delete(trx);
+  return outboxes;
 }
 
 export type OutboxListener = () => void;

@@ -74,13 +74,25 @@ from
   "events"
 where
   "events"."workspace_id" = $1
-  and "visitor_id" = $2
-  and "occurred_at" >= $3
+  and ("occurred_at", "id") in (
+    select
+      "occurred_at",
+      "id"
+    from
+      "events"
+    where
+      "events"."workspace_id" = $2
+      and "visitor_id" = $3
+      and "occurred_at" >= $4
+    order by
+      "occurred_at",
+      "id"
+    limit
+      $5
+  )
 order by
   "occurred_at",
-  "id"
-limit
-  $4;
+  "id";
 
 -- EventsRepository.deleteBefore
 delete from "events"

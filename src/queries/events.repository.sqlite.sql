@@ -61,13 +61,25 @@ from
   "events"
 where
   "events"."workspace_id" = ?
-  and "visitor_id" = ?
-  and "occurred_at" >= ?
+  and ("occurred_at", "id") in (
+    select
+      "occurred_at",
+      "id"
+    from
+      "events"
+    where
+      "events"."workspace_id" = ?
+      and "visitor_id" = ?
+      and "occurred_at" >= ?
+    order by
+      "occurred_at",
+      "id"
+    limit
+      ?
+  )
 order by
   "occurred_at",
-  "id"
-limit
-  ?;
+  "id";
 
 -- EventsRepository.deleteBefore
 delete from "events"

@@ -14,7 +14,7 @@ import { PeopleRepository } from './operator/people.repository.js';
 import { TenantScope } from './scope/tenant-scope.js';
 import { tenantRepositories, type TenantRepositories } from './tenant/index.js';
 import { currentWriteHook } from './write-hooks.js';
-import { collectOutboxWrites, type Outbox } from '../db/commit-signal.js';
+import { takeOutboxWrites, type Outbox } from '../db/commit-signal.js';
 
 export type { OperatorRepositories, TenantRepositories };
 
@@ -44,17 +44,21 @@ export class Store {
    */
   run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
     const hook = currentWriteHook();
-    const outboxes = new Set<Outbox>();
-    const hooked = (trx: Transaction<Schema>) =>
-      collectOutboxWrites(outboxes, async () => {
+    let outboxes: Set<Outbox> | undefined;
+    const hooked = async (trx: Transaction<Schema>) => {
+      try {
         const value = await work(trx);
         if (hook !== undefined) await hook(trx);
         return value;
-      });
+      } finally {
+        // this job's flag only (a group's jobs share the transaction object); a job that failed is rolled back and says nothing
+        outboxes = takeOutboxWrites(trx);
+      }
+    };
     const committed = this.#groupCommit !== undefined ? this.#groupCommit.run(hooked) : this.database.db.transaction().execute(hooked);
     return committed.then((value) => {
       // what the workers deliver committed: they claim it now rather than at their next poll
-      if (outboxes.size > 0) this.database.commits.committed(outboxes);
+      if (outboxes !== undefined) this.database.commits.committed(outboxes);
       return value;
     });
   }

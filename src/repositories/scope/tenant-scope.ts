@@ -30,6 +30,7 @@ import {
   type UpdateResult,
 } from 'kysely';
 import type { Codec } from '../../db/codec.js';
+import { noteOutboxWrite, type Outbox } from '../../db/commit-signal.js';
 import type { Copier } from '../../db/postgres-copy.js';
 import { param, positional, template, type QueryTemplate } from '../../db/query-templates.js';
 import type { Schema, TenantTable } from '../../db/schema.js';
@@ -131,6 +132,11 @@ export class TenantScope {
       connectionTokens.set(this.#raw, token);
     }
     return token;
+  }
+
+  /** This scope's transaction wrote a delivery to `outbox` (commit-signal.ts: its workers are woken once it commits). */
+  noteOutboxWrite(outbox: Outbox): void {
+    noteOutboxWrite(this.#raw, outbox);
   }
 
   /** A SELECT without a table (of subqueries built on this scope: audited like the rest). */

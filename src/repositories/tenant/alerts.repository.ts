@@ -3,7 +3,6 @@
  * API and the dashboard, listed newest first, and the enabled ones read
  * once per transaction by trigger evaluation (a workspace has few).
  */
-import { noteOutboxWrite } from '../../db/commit-signal.js';
 import type { Selectable } from 'kysely';
 import type { Schema } from '../../db/schema.js';
 import type { AlertDestination, AlertFacts, AlertFilters, AlertTrigger } from '../../services/alerts/model.js';
@@ -144,7 +143,7 @@ export class AlertsRepository extends KeyedTenantRepository {
 
   /** Writes one delivery to the outbox; call it in the transaction of the change that caused it. */
   async enqueue(delivery: { id: string; alert_id: string; subject: string; destination: AlertDestination; payload: AlertFacts; test: boolean; at: string }): Promise<void> {
-    noteOutboxWrite('alerts');
+    this.scope.noteOutboxWrite('alerts');
     await this.scope
       .insertInto('alert_deliveries', [
         {

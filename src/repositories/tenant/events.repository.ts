@@ -93,18 +93,37 @@ export class EventsRepository extends TenantRepository {
     );
   }
 
-  /** The events of a visitor from `since` on, oldest first, at most `limit`. */
+  /**
+   * The events of a visitor from `since` on, oldest first, at most `limit`.
+   * The keys are found in the visitor index, then the rows by the log's key:
+   * asked in one SELECT for every column in (time, id) order, SQLite's
+   * planner (no statistics) walked the log's key over every event of the
+   * workspace since `since`, the visitor's or not (tens of milliseconds on
+   * the event loop per first identification under ingest: BENCHMARKS.md
+   * "Ingest, round two").
+   */
   async forVisitor(visitorId: string, since: string, limit: number): Promise<LoggedEvent[]> {
     const rows = await this.scope
       .template('events.forVisitor', (q) =>
         q
           .selectFrom('events')
           .select(SELECTED)
-          .where('visitor_id', '=', param('visitor'))
-          .where('occurred_at', '>=', param('since'))
+          .where((eb) =>
+            eb(
+              eb.refTuple('occurred_at', 'id'),
+              'in',
+              q
+                .selectFrom('events')
+                .select(['occurred_at', 'id'])
+                .where('visitor_id', '=', param('visitor'))
+                .where('occurred_at', '>=', param('since'))
+                .orderBy('occurred_at')
+                .orderBy('id')
+                .limit(param<number>('limit')) as never,
+            ),
+          )
           .orderBy('occurred_at')
-          .orderBy('id')
-          .limit(param<number>('limit')),
+          .orderBy('id'),
       )
       .all({ visitor: visitorId, since, limit });
     return rows.map((row) => ({ ...row, data: this.codec.readNullableJson(row.data) }));

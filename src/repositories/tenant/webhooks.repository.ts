@@ -5,7 +5,6 @@
  * to each event type are read once per transaction (a repository lives as
  * long as its scope), so a batch of changes costs one read.
  */
-import { noteOutboxWrite } from '../../db/commit-signal.js';
 import type { Selectable } from 'kysely';
 import type { Schema } from '../../db/schema.js';
 import { newestFirstPage, type Page, type PageResult } from '../page.js';
@@ -137,7 +136,7 @@ export class WebhooksRepository extends KeyedTenantRepository {
   /** Writes deliveries due at `at`, each with its change's id as webhook-id and its payload (a replay, C11.2). */
   async queue(deliveries: readonly { webhookId: string; change: Change }[], at: string): Promise<number> {
     if (deliveries.length === 0) return 0;
-    noteOutboxWrite('webhooks');
+    this.scope.noteOutboxWrite('webhooks');
     const rows = deliveries.map(({ webhookId, change }) => ({
       id: crypto.randomUUID(),
       webhook_id: webhookId,
@@ -161,7 +160,7 @@ export class WebhooksRepository extends KeyedTenantRepository {
 
   /** Makes one delivery of the endpoint due again at `at` (C11.2); false when the endpoint has no such delivery. */
   async retryDelivery(webhookId: string, deliveryId: string, at: string): Promise<DeliveryRow | undefined> {
-    noteOutboxWrite('webhooks');
+    this.scope.noteOutboxWrite('webhooks');
     return this.scope
       .updateTable('webhook_deliveries')
       .set({ status: 'pending', next_attempt_at: at, delivered_at: null })

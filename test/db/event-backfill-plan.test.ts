@@ -1,0 +1,42 @@
+/**
+ * A visitor's first identification makes its events of the previous 30 days
+ * activity (C5.6; derive.ts, EventsRepository.forVisitor). That read must go
+ * through the visitor's index: asked as one SELECT of every column in (time,
+ * id) order, SQLite's planner walked the log's key over every event of the
+ * workspace in those 30 days, the visitor's or not, on the event loop
+ * (BENCHMARKS.md, "Ingest, round two"). The statement checked here is the
+ * one the repository runs (src/queries, kept current by test/sql). SQLite
+ * only: PostgreSQL plans with statistics, and its log is partitioned by month.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/stores.js';
+
+function statementOf(name: string): string {
+  const text = fs.readFileSync(new URL('../../src/queries/events.repository.sqlite.sql', import.meta.url), 'utf8');
+  const start = text.indexOf(`-- ${name}\n`);
+  expect(start, name).toBeGreaterThanOrEqual(0);
+  const body = text.slice(start + name.length + 4);
+  return body.slice(0, body.indexOf(';\n'));
+}
+
+describe('the back-fill of a first identification on SQLite', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('sqlite');
+  });
+  afterAll(async () => db?.destroy());
+
+  it('C5.6: reads the visitor index, never a walk of the workspace\'s log by time', async () => {
+    const statement = statementOf('EventsRepository.forVisitor');
+    const workspace = randomUUID();
+    const parameters = [workspace, workspace, randomUUID(), '2026-11-01T00:00:00.000Z', 10_000];
+    const { rows } = await db.database.db.executeQuery<{ detail: string }>({ sql: `explain query plan ${statement}`, parameters, query: { kind: 'RawNode' } } as never);
+    const explained = rows.map((row) => row.detail).join('\n');
+    expect(explained).toContain('events_visitor_idx');
+    // the log's key, searched by the workspace and a time range alone: every event of the workspace since then
+    expect(explained).not.toMatch(/PRIMARY KEY \(workspace_id=\? AND occurred_at>\?\)/);
+  });
+});
