@@ -12,9 +12,8 @@
  *
  * Prints one JSON IngestLoadResult on stdout.
  */
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { v7 } from 'uuid';
+import { benchVisitors, visitorBatch } from './lib/visitor-batch.js';
 
 export interface IngestLoadRequest {
   url: string;
@@ -49,43 +48,8 @@ export interface IngestLoadResult {
 
 const request = JSON.parse(process.argv[2] ?? '{}') as IngestLoadRequest;
 const agent = new http.Agent({ keepAlive: true, maxSockets: request.connections });
-const PATHS = ['/', '/pricing', '/features', '/docs/getting-started', '/docs/api', '/blog/lead-scoring-101', '/customers', '/careers'];
-const visitors = Array.from({ length: request.visitors }, (_, index) => ({
-  id: randomUUID(),
-  number: request.visitorOffset + index,
-  batches: 0,
-  identified: false,
-  last: 0,
-}));
-
-interface Batch {
-  body: string;
-  identifies: number;
-  conversions: number;
-}
-
-function batch(): Batch {
-  const visitor = visitors[Math.floor(Math.random() * visitors.length)]!;
-  const start = Math.max(Date.now() - 1000, visitor.last + 1);
-  const identifyAt = !visitor.identified && visitor.batches > 0 && Math.random() < 0.35 ? 25 : -1;
-  const convertAt = Math.random() < 0.125 ? 40 : -1;
-  const events: object[] = [];
-  for (let index = 0; index < request.eventsPerBatch; index += 1) {
-    const ts = new Date(start + index * 20).toISOString();
-    const url = `https://www.bench.example${PATHS[(visitor.batches + index) % PATHS.length]}`;
-    if (index === identifyAt) {
-      events.push({ id: v7(), type: 'identify', visitor_id: visitor.id, ts, url, traits: { email: `visitor-${visitor.number}@bench.example`, name: `Visitor ${visitor.number}`, plan: 'trial' } });
-    } else if (index === convertAt) {
-      events.push({ id: v7(), type: 'conversion', visitor_id: visitor.id, ts, url, name: 'Started a trial', code: 'trial', properties: { seats: 3 } });
-    } else {
-      events.push({ id: v7(), type: 'page', visitor_id: visitor.id, ts, url, title: 'Bench page', ...(index === 0 ? { referrer: 'https://news.example/' } : {}) });
-    }
-  }
-  visitor.last = start + request.eventsPerBatch * 20;
-  visitor.batches += 1;
-  if (identifyAt >= 0) visitor.identified = true;
-  return { body: JSON.stringify({ key: request.key, events }), identifies: identifyAt >= 0 ? 1 : 0, conversions: convertAt >= 0 ? 1 : 0 };
-}
+const visitors = benchVisitors(request.visitors, request.visitorOffset);
+const batch = () => visitorBatch(visitors, request.key, request.eventsPerBatch);
 
 const latencies: number[] = [];
 const statuses: Record<string, number> = {};

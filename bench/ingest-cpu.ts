@@ -12,12 +12,10 @@
  * The figures in BENCHMARKS.md ("Performance, round three", Ingest) come from
  * it, before/after pairs alternated; `--cpu-prof` gives the profile.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { v7 } from 'uuid';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
@@ -26,6 +24,7 @@ import { createRateLimiter } from '../src/rate-limit/index.js';
 import { Store } from '../src/repositories/index.js';
 import { createServices } from '../src/services/index.js';
 import { prepareStore } from '../src/server.js';
+import { benchVisitors, visitorBatch } from './lib/visitor-batch.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +38,6 @@ const BATCHES = Number(values.batches);
 const ROUNDS = Number(values.rounds);
 const CONCURRENCY = Number(values.concurrency);
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
-const PATHS = ['/', '/pricing', '/features', '/docs/getting-started', '/docs/api', '/blog/lead-scoring-101', '/customers', '/careers'];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-cpu-'));
 const env: NodeJS.ProcessEnv = {
@@ -68,30 +66,8 @@ const siteKey = await services.siteKeys.create(workspace.id);
 const live = createLiveHub(undefined, () => undefined);
 const app = await buildApp({ config, database, ...(process.env.BENCH_LOG === '1' ? { logger: (await import('pino')).pino() } : {}), limiter: await createRateLimiter(undefined), live });
 
-const visitors = Array.from({ length: Number(values.visitors) }, (_, index) => ({ id: randomUUID(), number: index, batches: 0, identified: false, last: 0 }));
-
-function batch(): string {
-  const visitor = visitors[Math.floor(Math.random() * visitors.length)]!;
-  const start = Math.max(Date.now() - 1000, visitor.last + 1);
-  const identifyAt = !visitor.identified && visitor.batches > 0 && Math.random() < 0.35 ? 25 : -1;
-  const convertAt = Math.random() < 0.125 ? 40 : -1;
-  const events: object[] = [];
-  for (let index = 0; index < 50; index += 1) {
-    const ts = new Date(start + index * 20).toISOString();
-    const url = `https://www.bench.example${PATHS[(visitor.batches + index) % PATHS.length]}`;
-    if (index === identifyAt) {
-      events.push({ id: v7(), type: 'identify', visitor_id: visitor.id, ts, url, traits: { email: `visitor-${visitor.number}@bench.example`, name: `Visitor ${visitor.number}`, plan: 'trial' } });
-    } else if (index === convertAt) {
-      events.push({ id: v7(), type: 'conversion', visitor_id: visitor.id, ts, url, name: 'Started a trial', code: 'trial', properties: { seats: 3 } });
-    } else {
-      events.push({ id: v7(), type: 'page', visitor_id: visitor.id, ts, url, title: 'Bench page', ...(index === 0 ? { referrer: 'https://news.example/' } : {}) });
-    }
-  }
-  visitor.last = start + 50 * 20;
-  visitor.batches += 1;
-  if (identifyAt >= 0) visitor.identified = true;
-  return JSON.stringify({ key: siteKey.key, events });
-}
+const visitors = benchVisitors(Number(values.visitors));
+const batch = () => visitorBatch(visitors, siteKey.key, 50).body;
 
 async function round(count: number): Promise<{ events: number; cpuMicros: number; seconds: number }> {
   const bodies = Array.from({ length: count }, batch);

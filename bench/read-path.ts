@@ -14,10 +14,11 @@
  *   taskset -c 1 npx tsx bench/read-path.ts --store .bench/sqlite-1000000.json \
  *     --trees /tmp/base,/work/wt --requests 3000 --connections 8 --rounds 3
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { closedLoop } from './lib/closed-loop.js';
+import { startTreeServer, type TreeServer } from './lib/tree-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -59,66 +60,19 @@ function cpuSeconds(pid: number): number {
   return total / 1e9;
 }
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<unknown>;
-}
-
-async function startServer(tree: string): Promise<Server> {
+function startServer(tree: string): Promise<TreeServer> {
   const flags = values['node-flags'].split(' ').filter((flag) => flag !== '');
-  const child = spawn('taskset', ['-c', '0', 'node', ...flags, '--import', 'tsx', 'bench/server.ts'], {
-    cwd: tree,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: {
-      ...process.env,
-      DATABASE_URL: state.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      LEADLIGHT_DEMO: '0',
-      RATE_LIMIT_PRODUCTION: '1000000000',
-      RATE_LIMIT_DEVELOPMENT: '1000000000',
-      RATE_LIMIT_UNAUTHENTICATED: '1000000000',
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-    },
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += String(chunk)));
-  child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready answer: ${output}`)), 180_000);
-    child.on('message', (message: { type: string; url?: string }) => {
-      if (message.type === 'ready') {
-        clearTimeout(timer);
-        resolve(message.url!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
-  });
-  return { url, child, exited };
+  return startTreeServer(['taskset', '-c', '0', 'node', ...flags, '--import', 'tsx', 'bench/server.ts'], tree, state.url, 180_000);
 }
 
-async function load(url: string, scenario: string, count: number): Promise<{ seconds: number; failed: number }> {
+function load(url: string, scenario: string, count: number): Promise<{ seconds: number; failed: number }> {
   const { path: pathOf, key, expect } = SCENARIOS[scenario]!;
   const headers = { authorization: `Bearer ${key}` };
-  let next = 0;
-  let failed = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      for (;;) {
-        const index = next;
-        next += 1;
-        if (index >= count) return;
-        const response = await fetch(`${url}${pathOf(index)}`, { headers });
-        await response.arrayBuffer();
-        if (response.status !== expect) failed += 1;
-      }
-    }),
-  );
-  return { seconds: (performance.now() - started) / 1000, failed };
+  return closedLoop(connections, count, async (index) => {
+    const response = await fetch(`${url}${pathOf(index)}`, { headers });
+    await response.arrayBuffer();
+    return response.status === expect;
+  });
 }
 
 const trees = values.trees.split(',');

@@ -17,11 +17,12 @@
  *   taskset -c 1 npx tsx bench/write-path.ts --store .bench/sqlite-20000.json \
  *     --trees /tmp/base,/work/wt --requests 4000 --connections 32 --rounds 3 [--strace]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { closedLoop } from './lib/closed-loop.js';
+import { startTreeServer, type TreeServer } from './lib/tree-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -48,10 +49,7 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / ticks;
 }
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<unknown>;
+interface Server extends TreeServer {
   /** the node process (under strace, strace's child) */
   pid: number;
   stats(): Promise<{ eventLoop: { p99: number; max: number } }>;
@@ -61,37 +59,7 @@ async function startServer(tree: string, db: string, straceFile: string | undefi
   const flags = values['node-flags'].split(' ').filter((flag) => flag !== '');
   const node = ['node', ...flags, '--import', 'tsx', 'bench/server.ts'];
   const command = ['taskset', '-c', '0', ...(straceFile === undefined ? [] : ['strace', '-f', '--seccomp-bpf', '-T', '-e', 'trace=fdatasync,fsync,pwrite64', '-o', straceFile]), ...node];
-  const child = spawn(command[0]!, command.slice(1), {
-    cwd: tree,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: {
-      ...process.env,
-      DATABASE_URL: db,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      LEADLIGHT_DEMO: '0',
-      RATE_LIMIT_PRODUCTION: '1000000000',
-      RATE_LIMIT_DEVELOPMENT: '1000000000',
-      RATE_LIMIT_UNAUTHENTICATED: '1000000000',
-      // saturation is measured on purpose: shedding it (C-overload) would end the measurement
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-    },
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += String(chunk)));
-  child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready answer: ${output}`)), 120_000);
-    child.on('message', (message: { type: string; url?: string }) => {
-      if (message.type === 'ready') {
-        clearTimeout(timer);
-        resolve(message.url!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
-  });
+  const { url, child, exited } = await startTreeServer(command, tree, db, 120_000);
   const pid = straceFile === undefined ? child.pid! : nodePid(child.pid!);
   const stats = () =>
     new Promise<{ eventLoop: { p99: number; max: number } }>((resolve) => {
@@ -112,27 +80,16 @@ function nodePid(stracePid: number): number {
   return children[0]!;
 }
 
-async function load(url: string, scenario: string): Promise<{ seconds: number; failed: number }> {
+function load(url: string, scenario: string): Promise<{ seconds: number; failed: number }> {
   const headers = { authorization: `Bearer ${state.keyA}`, 'content-type': 'application/json' };
-  let next = 0;
-  let failed = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      for (;;) {
-        const index = next;
-        next += 1;
-        if (index >= requests) return;
-        const response =
-          scenario === 'post'
-            ? await fetch(`${url}/api/v1/leads`, { method: 'POST', headers, body: '{"code":"bench","source":"website","properties":{"a":1}}' })
-            : await fetch(`${url}/api/v1/leads/${leadIds[index % leadIds.length]}`, { method: 'PATCH', headers, body: '{"properties":{"bench":true}}' });
-        await response.arrayBuffer();
-        if (response.status >= 300) failed += 1;
-      }
-    }),
-  );
-  return { seconds: (performance.now() - started) / 1000, failed };
+  return closedLoop(connections, requests, async (index) => {
+    const response =
+      scenario === 'post'
+        ? await fetch(`${url}/api/v1/leads`, { method: 'POST', headers, body: '{"code":"bench","source":"website","properties":{"a":1}}' })
+        : await fetch(`${url}/api/v1/leads/${leadIds[index % leadIds.length]}`, { method: 'PATCH', headers, body: '{"properties":{"bench":true}}' });
+    await response.arrayBuffer();
+    return response.status < 300;
+  });
 }
 
 function syncCalls(file: string, mainPid: number): { main: number; mainMs: number; others: number; written: number; writes: number } {

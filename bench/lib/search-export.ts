@@ -13,7 +13,9 @@
  *
  * The export's body is read by a child process, so that the RSS sampled
  * here (every 50 ms) is the server's alone: the reading client's buffers
- * and garbage are not counted against the export.
+ * and garbage are not counted against the export. The V8 heap's peak growth
+ * is sampled with it: RSS only grows where the heap outgrows what earlier
+ * work left reserved, so the heap says what the export itself piled up.
  */
 import { spawn } from 'node:child_process';
 import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
@@ -149,16 +151,22 @@ function readExport(url: string, authorization: string): Promise<{ bytes: number
 
 async function exportRun(base: string, headers: Record<string, string>, format: string): Promise<string> {
   global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  let peak = rssBefore;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const before = process.memoryUsage();
+  let peak = before.rss;
+  let heapPeak = before.heapUsed;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    peak = Math.max(peak, now.rss);
+    heapPeak = Math.max(heapPeak, now.heapUsed);
+  }, 50);
   const at = performance.now();
   const { bytes, lines } = await readExport(`${base}/api/v1/leads/export?format=${format}`, headers.authorization!);
   const seconds = (performance.now() - at) / 1000;
   clearInterval(sampler);
   const rows = format === 'csv' ? lines - 1 : lines;
   const mb = (value: number) => (value / 1e6).toFixed(0);
-  return `| ${format} | ${rows} | ${seconds.toFixed(1)} s | ${Math.round(rows / seconds)} | ${mb(bytes)} MB | ${mb(rssBefore)} → ${mb(peak)} MB (+${mb(peak - rssBefore)} MB) |`;
+  const rss = `${mb(before.rss)} → ${mb(peak)} MB (+${mb(peak - before.rss)} MB)`;
+  return `| ${format} | ${rows} | ${seconds.toFixed(1)} s | ${Math.round(rows / seconds)} | ${mb(bytes)} MB | ${rss} | +${mb(heapPeak - before.heapUsed)} MB |`;
 }
 
 /** The nearest-rank percentile of sorted times. */
@@ -205,7 +213,7 @@ export async function benchSearchExport(kind: StoreKind, leads: number, log: Log
       lines.push(row);
       log(`${tag} ${row}`);
     }
-    lines.push('', '| export | rows | time | rows/s | body | RSS (whole process) |', '|---|---:|---:|---:|---:|---|');
+    lines.push('', '| export | rows | time | rows/s | body | RSS (whole process) | heap used, peak growth |', '|---|---:|---:|---:|---:|---|---:|');
     for (const format of ['ndjson', 'csv']) {
       const row = await exportRun(base, headers, format);
       lines.push(row);
