@@ -6,7 +6,9 @@
  * hub coalesces), so the page reads them again without reloading. A stream
  * sends a heartbeat comment every 15 s, is capped per process and per
  * workspace (503 beyond), skips notices while its client is not reading,
- * and is forgotten as soon as its connection closes.
+ * gives its admission slot back once open (a page open for an hour must not
+ * take one of the few slots the requests doing work share), and is
+ * forgotten as soon as its connection closes.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HttpError } from '../../errors.js';
@@ -36,6 +38,8 @@ export const liveRoutes: FastifyPluginAsyncTypebox<{ hub: LiveHub; heartbeatMs?:
       throw new HttpError('service_unavailable', 'Too many live streams are open on this server; try again shortly', undefined, { 'retry-after': '30' });
     }
     reply.hijack();
+    // the stream's work (the session, the subscription) is done: an open page must not hold an admission slot
+    request.releaseSlot();
     raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
