@@ -34,7 +34,10 @@ let cpuAtStart = process.cpuUsage();
 function open(url: string, cookie: string): Promise<Stream> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent, headers: { cookie } }, (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`));
+      if (response.statusCode !== 200) {
+        response.resume();
+        return reject(new Error(`stream answered ${response.statusCode}`));
+      }
       const stream: Stream = { request, last: 0, maxGap: 0 };
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -51,6 +54,21 @@ function open(url: string, cookie: string): Promise<Stream> {
     });
     request.on('error', reject);
   });
+}
+
+/** streams opened at once */
+const OPENING = 8;
+
+/** a 503 (the server shedding while it is saturated by the ingest load) is tried again, as a browser's EventSource would */
+async function openRetrying(url: string, cookie: string): Promise<Stream> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await open(url, cookie);
+    } catch (error) {
+      if (attempt >= 20 || !(error instanceof Error) || !error.message.endsWith('503')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 function postOne(eventsUrl: string, key: string, userAgent: string): Promise<number> {
@@ -86,7 +104,16 @@ async function answer(message: Message): Promise<Message> {
     case 'open': {
       const url = String(message.url);
       const cookie = String(message.cookie);
-      streams.push(...(await Promise.all(Array.from({ length: Number(message.count) }, () => open(url, cookie)))));
+      // a few at a time, as pages open: a thousand at once from one address would overflow its share of the admission queue
+      let left = Number(message.count);
+      await Promise.all(
+        Array.from({ length: OPENING }, async () => {
+          while (left > 0) {
+            left -= 1;
+            streams.push(await openRetrying(url, cookie));
+          }
+        }),
+      );
       return { type: 'open', opened: streams.length };
     }
     case 'gaps':
