@@ -6,9 +6,10 @@
  *
  *   → {type: 'open', url, cookie, count}   ← {type: 'open', opened}
  *   → {type: 'gaps', measuring: true}      ← {type: 'gaps'} (counting from now)
- *   → {type: 'gaps', measuring: false}     ← {type: 'gaps', received, maxGap, cpuMicros}
+ *   → {type: 'gaps', measuring: false}     ← {type: 'gaps', received, maxGap, cpuMicros, answered, notOk}
  *   → {type: 'probe', eventsUrl, key, userAgent}
  *                                          ← {type: 'probe', delays} (ms from the 202 to each stream's notice, sorted; -1: none in 10 s)
+ *   → {type: 'reread', url?, cookie?}    ← {type: 'reread'} (with a url: each notice is followed by a GET of it, as the page does; without: no more, answered once those in flight are done)
  *   → {type: 'close'}                      ← {type: 'close'}
  *
  * The probe waits for a quiet second, posts one page view and times its
@@ -26,6 +27,26 @@ interface Stream {
 }
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+/** the pages' reads of GET /dashboard/api/live after a notice, as the dashboard does (components/live-stream.ts) */
+const readAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+let reread: { url: string; cookie: string } | undefined;
+const reads = { answered: 0, notOk: 0 };
+let pendingReads = 0;
+
+function readAgain(): void {
+  if (reread === undefined) return;
+  pendingReads += 1;
+  const request = http.get(reread.url, { agent: readAgent, headers: { cookie: reread.cookie } }, (response) => {
+    if (response.statusCode === 200) reads.answered += 1;
+    else reads.notOk += 1;
+    response.resume();
+    response.on('end', () => (pendingReads -= 1));
+  });
+  request.on('error', () => {
+    reads.notOk += 1;
+    pendingReads -= 1;
+  });
+}
 let streams: Stream[] = [];
 let received = 0;
 let measuring = false;
@@ -49,6 +70,7 @@ function open(url: string, cookie: string): Promise<Stream> {
           if (stream.last > 0) stream.maxGap = Math.max(stream.maxGap, at - stream.last);
         }
         stream.last = at;
+        readAgain();
       });
       resolve(stream);
     });
@@ -116,17 +138,30 @@ async function answer(message: Message): Promise<Message> {
       );
       return { type: 'open', opened: streams.length };
     }
+    case 'reread':
+      reread = message.url === undefined ? undefined : { url: String(message.url), cookie: String(message.cookie) };
+      // turned off: answered once the reads still in flight are done (at most 60 s)
+      for (const until = performance.now() + 60_000; reread === undefined && pendingReads > 0 && performance.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return { type: 'reread' };
     case 'gaps':
       if (message.measuring === true) {
         received = 0;
-        for (const stream of streams) stream.maxGap = 0;
+        reads.answered = 0;
+        reads.notOk = 0;
+        // a gap counts from the first notice of the measure: the load's own start is not the server's gap
+        for (const stream of streams) {
+          stream.maxGap = 0;
+          stream.last = 0;
+        }
         cpuAtStart = process.cpuUsage();
         measuring = true;
         return { type: 'gaps' };
       } else {
         measuring = false;
         const cpu = process.cpuUsage(cpuAtStart);
-        return { type: 'gaps', received, maxGap: Math.max(0, ...streams.map((stream) => stream.maxGap)), cpuMicros: cpu.user + cpu.system };
+        return { type: 'gaps', received, maxGap: Math.max(0, ...streams.map((stream) => stream.maxGap)), cpuMicros: cpu.user + cpu.system, ...reads };
       }
     case 'probe':
       return { type: 'probe', delays: await probe(String(message.eventsUrl), String(message.key), String(message.userAgent)) };

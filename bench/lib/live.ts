@@ -51,6 +51,8 @@ interface Run {
   serverCpuMicrosPerEvent: number;
   /** the server's CPU over the run's wall time (1 = its whole core) */
   serverCpuShare: number;
+  /** the run's wall time, s */
+  wall: number;
   clientCpu: number;
   p99Ms: number;
   /** the server's event loop: the longest delay during the run (ms) */
@@ -134,6 +136,7 @@ export async function benchLive(kind: StoreKind, options: LiveOptions, log: Log)
         eventsPerSecond: result.eventsPerSecond,
         serverCpuMicrosPerEvent: used / Math.max(1, result.accepted),
         serverCpuShare: used / 1e6 / wall,
+        wall,
         clientCpu: result.clientCpu,
         p99Ms: result.p99Ms,
         loopMaxMs: loop.max,
@@ -186,17 +189,25 @@ export async function benchLive(kind: StoreKind, options: LiveOptions, log: Log)
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const used = cpuMicros(server.pid) - before;
-      return { used, notices: Number((await readers.call({ type: 'gaps', measuring: false })).received) };
+      const gaps = await readers.call({ type: 'gaps', measuring: false });
+      return { used, notices: Number(gaps.received), reads: Number(gaps.answered), readsNotOk: Number(gaps.notOk) };
     };
     const trickleWith = await trickle();
+    await readers.call({ type: 'reread', url: `${base}/dashboard/api/live`, cookie });
+    const trickleReread = await trickle();
+    await readers.call({ type: 'reread' });
     await readers.call({ type: 'close' });
     const trickleWithout = await trickle();
     const perNotice = (trickleWith.used - trickleWithout.used) / Math.max(1, trickleWith.notices);
-    log(`${tag} trickle: server CPU ${Math.round(trickleWith.used / 1000)} ms with ${trickleWith.notices} notices written, ${Math.round(trickleWithout.used / 1000)} ms without streams`);
+    const perRead = (trickleReread.used - trickleWith.used) / Math.max(1, trickleReread.reads);
+    log(
+      `${tag} trickle: server CPU ${Math.round(trickleWith.used / 1000)} ms with ${trickleWith.notices} notices written, ` +
+        `${Math.round(trickleReread.used / 1000)} ms with ${trickleReread.notices} notices and ${trickleReread.reads} reads of the page (${trickleReread.readsNotOk} not 200), ${Math.round(trickleWithout.used / 1000)} ms without streams`,
+    );
 
     const within5 = delays.filter((delay) => delay <= 5000).length;
     const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'none in 10 s');
-    const measured = options.seconds * options.rounds;
+    const measured = runs.filter((run) => run.streams > 0).reduce((sum, run) => sum + run.wall, 0);
     const summary = (streams: number) => {
       const mine = runs.filter((run) => run.streams === streams);
       return { events: median(mine.map((run) => run.eventsPerSecond)), cpu: median(mine.map((run) => run.serverCpuMicrosPerEvent)) };
@@ -217,9 +228,11 @@ export async function benchLive(kind: StoreKind, options: LiveOptions, log: Log)
       '',
       `Medians: ${Math.round(none.events)} events/s and ${none.cpu.toFixed(1)} µs per event with no stream; ${Math.round(open.events)} events/s (${(((open.events - none.events) / none.events) * 100).toFixed(1)} %) and ${open.cpu.toFixed(1)} µs per event (${(((open.cpu - none.cpu) / none.cpu) * 100).toFixed(1)} %) with ${options.streams}.`,
       '',
-      `${options.streams} streams received ${received} notices in ${measured} s (${(received / Math.max(options.streams, 1) / measured).toFixed(2)} per stream per second; at most 2 by the coalescing; the reader used ${(readerCpu / 1e6 / measured * 100).toFixed(0)} % of core ${LOAD_CORE}); the longest gap between two notices on any stream while visits flowed: ${ms(maxGap)}`,
+      `${options.streams} streams received ${received} notices in ${measured.toFixed(1)} s of load (${(received / Math.max(options.streams, 1) / measured).toFixed(2)} per stream per second; at most 2 by the coalescing; the reader used ${(readerCpu / 1e6 / measured * 100).toFixed(0)} % of core ${LOAD_CORE}); the longest gap between two notices on any stream while visits flowed: ${ms(maxGap)}`,
       '',
       `The fan-out alone (one visit every 100 ms for ${TRICKLE_S} s, streams open then closed): the server used ${(trickleWith.used / 1000).toFixed(0)} ms of CPU with ${trickleWith.notices} notices written to streams, ${(trickleWithout.used / 1000).toFixed(0)} ms without streams: ${perNotice.toFixed(1)} µs per notice written, so ${options.streams} streams at the coalescing's bound of 2 notices per second cost ${((perNotice * 2 * options.streams) / 1e4).toFixed(1)} % of the server's core (load average ${loadAverage()}).`,
+      '',
+      `The same with each notice followed by the page's read of GET /dashboard/api/live, as the dashboard does: ${(trickleReread.used / 1000).toFixed(0)} ms of CPU for ${trickleReread.notices} notices and ${trickleReread.reads} reads (${trickleReread.readsNotOk} not 200): ${perRead.toFixed(0)} µs per read, so ${options.streams} open pages of a busy site (2 reads per page per second) would need ${((perRead * 2 * options.streams) / 1e4).toFixed(0)} % of the server's core.`,
       '',
       `One visit after a quiet second: its notice reached ${within5} of ${delays.length} streams within 5 s; median ${ms(delays[Math.floor(delays.length / 2)] ?? Number.NaN)}, slowest ${ms(delays[delays.length - 1] ?? Number.NaN)}`,
       '',
