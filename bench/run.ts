@@ -77,6 +77,7 @@ const options = {
     searchIdentities: positive('search-identities', values['search-identities']),
     liveStreams: positive('live-streams', values['live-streams']),
     liveSeconds: positive('live-seconds', values['live-seconds']),
+    liveRounds: positive('live-rounds', values['live-rounds']),
   },
   /** extra V8/Node flags for L2 (BENCH_SERVER_NODE_FLAGS), for experiments such as GC sizing */
   serverNodeFlags: (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
@@ -404,7 +405,7 @@ async function main(): Promise<number> {
         run.failures.push(`${store}/integrations: ${message(error)}`);
       }
     }
-    const modules = await runModules(store, options.scenarios, options.modules, log);
+    const modules = await runModules(store, options.scenarios, { ...options.modules, connections: options.connections, serverNodeFlags: options.serverNodeFlags, logDir: LOG_DIR }, log);
     run.modules?.push(...modules.notes);
     run.failures.push(...modules.failures);
     if (options.scenarios.includes(ALERT_LATENCY)) {

@@ -17,7 +17,7 @@ import { LOAD_CORE } from './load.js';
 import { cpuMicros, runCommand, startNode } from './processes.js';
 
 /** a desktop Chrome: a Node client's own User-Agent would be ignored as a bot */
-const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+export const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 const VISITORS = 10_000;
 const EVENTS_PER_BATCH = 50;
 const CATCH_UP_LIMIT_MS = 5_000;
@@ -72,7 +72,8 @@ async function cli<T>(url: string, args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
-async function load(request: IngestLoadRequest): Promise<IngestLoadResult> {
+/** bench/ingest-client.ts, pinned to the load core (also the `live` module's load) */
+export async function ingestLoad(request: IngestLoadRequest): Promise<IngestLoadResult> {
   const args = ['-c', String(LOAD_CORE), 'node', '--import', 'tsx', 'bench/ingest-client.ts', JSON.stringify(request)];
   const result = await runCommand('taskset', args);
   if (result.code !== 0) throw new Error(`bench/ingest-client.ts failed (${result.code}): ${result.stderr}`);
@@ -143,10 +144,10 @@ export async function benchIngest(store: StoreKind, options: IngestOptions, log:
       const refused = run.requests - (run.statuses['202'] ?? 0);
       if (refused > 0 || run.errors > 0) result.failures.push(`${refused} of ${run.requests} answers were not 202, ${run.errors} errors`);
     };
-    expect(await load({ ...request('saturate', 2), url: events }));
+    expect(await ingestLoad({ ...request('saturate', 2), url: events }));
     for (let index = 1; index <= options.rounds; index += 1) {
       const before = cpuMicros(server.pid);
-      const run = await load({ ...request('saturate', options.duration), url: events });
+      const run = await ingestLoad({ ...request('saturate', options.duration), url: events });
       expect(run);
       const round = { ...run, serverCpuMicrosPerEvent: (cpuMicros(server.pid) - before) / Math.max(1, run.accepted) };
       result.rounds.push(round);
@@ -157,7 +158,7 @@ export async function benchIngest(store: StoreKind, options: IngestOptions, log:
     }
     const rate = Math.max(1, Math.round(median(result.rounds.map((round) => round.requestsPerSecond)) / 2));
     await server.call({ type: 'stats', reset: true });
-    const fixed = await load({ ...request('rate', options.duration, rate), url: events });
+    const fixed = await ingestLoad({ ...request('rate', options.duration, rate), url: events });
     const loop = (await server.call({ type: 'stats', reset: false })).eventLoop as { p99: number; max: number };
     expect(fixed);
     result.fixedRate = { ...fixed, targetRate: rate, eventLoopP99: loop.p99, eventLoopMax: loop.max };

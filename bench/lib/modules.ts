@@ -17,6 +17,11 @@ export interface ModuleOptions {
   searchIdentities: number;
   liveStreams: number;
   liveSeconds: number;
+  liveRounds: number;
+  /** the bench's own: connections of the load, extra flags of the server, where the processes' logs go */
+  connections: number;
+  serverNodeFlags: string[];
+  logDir: string;
 }
 
 /** the flags of the modules, for run.ts's parseArgs, with their defaults (bounded: minutes, not hours) */
@@ -25,6 +30,7 @@ export const MODULE_FLAGS = {
   'search-identities': { type: 'string', default: '100000' },
   'live-streams': { type: 'string', default: '1000' },
   'live-seconds': { type: 'string', default: '10' },
+  'live-rounds': { type: 'string', default: '3' },
 } as const;
 
 type Module = (store: StoreKind, options: ModuleOptions, log: Log) => Promise<string[]>;
@@ -32,7 +38,19 @@ type Module = (store: StoreKind, options: ModuleOptions, log: Log) => Promise<st
 const MODULES: Record<string, Module> = {
   'search-export': (store, options, log) => benchSearchExport(store, options.searchLeads, log),
   search: (store, options, log) => benchSearch(store, options.searchIdentities, log),
-  live: (store, options, log) => benchLive(store, options.liveStreams, options.liveSeconds, log),
+  live: (store, options, log) =>
+    benchLive(
+      store,
+      {
+        streams: options.liveStreams,
+        seconds: options.liveSeconds,
+        rounds: options.liveRounds,
+        connections: options.connections,
+        serverNodeFlags: options.serverNodeFlags,
+        logDir: options.logDir,
+      },
+      log,
+    ),
 };
 
 export const MODULE_IDS = Object.keys(MODULES);

@@ -95,6 +95,14 @@ declare module 'fastify' {
     fairGate: FairGate;
     loopWatch: LoopWatch;
   }
+  interface FastifyRequest {
+    /**
+     * Gives the request's slot back before its response ends: for a
+     * response that stays open once its work is done (a Live stream), which
+     * would otherwise hold a slot for as long as its page is open.
+     */
+    releaseSlot(): void;
+  }
 }
 
 /**
@@ -135,6 +143,11 @@ function bodyStillArriving(raw: http.IncomingMessage): boolean {
  */
 export const inFlightBound = fp<AdmissionOptions>(
   async (app, { config, needsSlot, overloadLog }) => {
+    /** the slot a request holds, and whether it gave it back while its body was read */
+    const slots = new WeakMap<FastifyRequest, { release?: Release; rejoin: boolean }>();
+    app.decorateRequest('releaseSlot', function (this: FastifyRequest) {
+      slots.get(this)?.release?.();
+    });
     if (config === undefined) return;
     const gate = new FairGate({ ...config, grantsPerTurn: GRANTS_PER_TURN });
     const watch = new LoopWatch();
@@ -151,9 +164,6 @@ export const inFlightBound = fp<AdmissionOptions>(
       const held = watch.heldFor();
       if (held > 0) heldAtAccept.set(socket, held);
     });
-    /** the slot a request holds, and whether it gave it back while its body was read */
-    const slots = new WeakMap<FastifyRequest, { release?: Release; rejoin: boolean }>();
-
     const refuse = (reason: OverloadReason): HttpError => {
       overloadLog.refused(reason);
       return overloaded(MESSAGES[reason]);

@@ -27,6 +27,8 @@ export class LiveHub {
   /** workspaces inside a coalescing window: whether another change came during it */
   readonly #windows = new Map<string, { dirty: boolean }>();
   readonly #listeners = new Map<string, Set<LiveListener>>();
+  /** per workspace, how many changes this process made or heard of (reads of the page are shared within one: shared-reads.ts) */
+  readonly #generations = new Map<string, number>();
   /** how to end each open stream (at shutdown) */
   readonly #enders = new Set<() => void>();
   #open = 0;
@@ -42,6 +44,8 @@ export class LiveHub {
 
   /** the workspace's visits changed (called after the commit) */
   changed(workspaceId: string): void {
+    // this process's own change is seen by its next read at once, before the notice comes back over the bus
+    this.#bump(workspaceId);
     const window = this.#windows.get(workspaceId);
     if (window !== undefined) {
       window.dirty = true;
@@ -80,6 +84,11 @@ export class LiveHub {
     };
   }
 
+  /** the workspace's changes made or heard of so far: a read of its page taken at one generation is current until the next */
+  generation(workspaceId: string): number {
+    return this.#generations.get(workspaceId) ?? 0;
+  }
+
   /** open streams in this process */
   get open(): number {
     return this.#open;
@@ -105,7 +114,13 @@ export class LiveHub {
     this.bus.publish(workspaceId);
   }
 
+  #bump(workspaceId: string): void {
+    this.#generations.set(workspaceId, this.generation(workspaceId) + 1);
+  }
+
   #deliver(workspaceId: string): void {
+    // before the streams are told: the reads they cause must not reuse an older one
+    this.#bump(workspaceId);
     for (const listener of this.#listeners.get(workspaceId) ?? []) {
       try {
         listener();
