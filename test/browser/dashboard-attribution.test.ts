@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 
@@ -38,16 +38,13 @@ describe('the data attribution in the dashboard', () => {
     await t?.close();
   });
 
+  /** A blank page signed in as the admin: each test opens its pages. */
   async function signedIn(width: number): Promise<{ page: Page; errors: string[] }> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const errors = consoleErrors(page);
-    await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await addSession(context, base, admin);
     return { page, errors };
   }
 

@@ -17,8 +17,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -31,10 +32,22 @@ const HOME = '24.48.0.1';
 const BUSINESS = '129.35.230.10';
 const DAY_MS = 86_400_000;
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind, { trustProxy: true }), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('a company as a sales account in a browser, on %s (C9.4)', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let workspace: TestWorkspace;
   let seller: Person;
   let bank: Item;
@@ -62,9 +75,7 @@ describe.each(storeKinds())('a company as a sales account in a browser, on %s (C
   };
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind, { trustProxy: true });
+    t = await testApp(kind);
     base = await t.listen();
     workspace = await t.createWorkspace('Browser company');
     key = (await createSiteKey(t, workspace)).key;
@@ -93,22 +104,16 @@ describe.each(storeKinds())('a company as a sales account in a browser, on %s (C
     expect(errors, 'errors logged by the page').toEqual([]);
     errors = [];
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
-  async function signedIn(width: number): Promise<Page> {
+  /** A page of `path`, signed in as the seller. */
+  async function signedIn(width: number, path: string): Promise<Page> {
     const context = await browser.newContext(width < 600 ? { viewport: { width, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width, height: 900 } });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     errors = consoleErrors(page);
-    await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(seller.email);
-    await page.getByLabel('Password').fill(seller.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await addSession(context, base, seller);
+    await page.goto(`${base}${path}`);
     return page;
   }
 
@@ -125,8 +130,7 @@ describe.each(storeKinds())('a company as a sales account in a browser, on %s (C
 
   for (const width of [1280, 390]) {
     it(`at ${width} px the list shows people and visitors and sorts by account score; the company's page shows the account`, async () => {
-      const page = await signedIn(width);
-      await page.goto(`${base}/companies`);
+      const page = await signedIn(width, '/companies');
       await page.getByRole('columnheader', { name: 'Account score' }).waitFor();
       // newest first by default, as the API lists them
       expect(await names(page)).toEqual((await all(base, workspace, '/companies')).map((company) => company.name));

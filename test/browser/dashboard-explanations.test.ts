@@ -8,17 +8,30 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { axeViolations } from '../helpers/page-checks.js';
 import { storeKinds } from '../helpers/stores.js';
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('explanations in the dashboard, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let workspace: TestWorkspace;
   let viewer: Person;
   let identityId: string;
@@ -26,9 +39,7 @@ describe.each(storeKinds())('explanations in the dashboard, on %s', (kind) => {
   let errors: string[] = [];
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
+    t = await testApp(kind);
     base = await t.listen();
     workspace = await t.createWorkspace('Explanations');
     viewer = await member(t, workspace.id, 'viewer');
@@ -57,28 +68,21 @@ describe.each(storeKinds())('explanations in the dashboard, on %s', (kind) => {
     expect(errors, 'errors logged by the page').toEqual([]);
     errors = [];
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
-  async function signedIn(person: Person, width = 1280): Promise<Page> {
+  /** A page of `path`, signed in as `person`. */
+  async function signedIn(person: Person, path: string, width = 1280): Promise<Page> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     errors = consoleErrors(page);
-    await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await addSession(context, base, person);
+    await page.goto(`${base}${path}`);
     return page;
   }
 
   it('C9.8: a personality is explained as a hypothesis with its evidence, confidence and learning', async () => {
-    const page = await signedIn(viewer);
-    await page.goto(`${base}/identities/${identityId}`);
+    const page = await signedIn(viewer, `/identities/${identityId}`);
     const section = page.getByRole('region', { name: 'Personalities' });
     await section.locator('.personality-head strong').first().waitFor();
     const [newest, older] = await section.locator('ul.personalities > li').all();

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows, seedCompanies } from '../helpers/fixtures.js';
 
@@ -47,11 +47,7 @@ describe('Export CSV in the dashboard, in a browser', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const errors = consoleErrors(page);
-    await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(viewer.email);
-    await page.getByLabel('Password').fill(viewer.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await addSession(context, base, viewer);
     await page.goto(`${base}/leads?source=ads`);
     await page.getByRole('heading', { name: 'Leads' }).waitFor();
     await screenshot(page, 'leads-export');

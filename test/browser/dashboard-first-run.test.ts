@@ -11,34 +11,41 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
 import { storeKinds } from '../helpers/stores.js';
 import { pageView, postEvents } from '../helpers/tracking.js';
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('the first run in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   const open: BrowserContext[] = [];
   let errors: string[] = [];
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
+    t = await testApp(kind);
     base = await t.listen();
   });
   afterEach(async () => {
     for (const context of open.splice(0)) await context.close();
     expect(errors, 'errors logged by the page').toEqual([]);
     errors = [];
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   async function overviewAs(person: Person, width = 1280): Promise<Page> {
@@ -47,10 +54,8 @@ describe.each(storeKinds())('the first run in a browser, on %s', (kind) => {
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     errors = consoleErrors(page);
+    await addSession(context, base, person);
     await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     return page;
   }

@@ -15,8 +15,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows, seedCompanies } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -52,10 +53,22 @@ const OUTSIDE = `
     })
     .map((element) => element.outerHTML.slice(0, 160))`;
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let workspace: TestWorkspace;
   let seller: Person;
   let owner: Person;
@@ -65,9 +78,7 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
   let errors: string[] = [];
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
+    t = await testApp(kind);
     base = await t.listen();
     workspace = await t.createWorkspace('Browser leads');
     seller = await member(t, workspace.id, 'member', `seller.${kind}@example.com`);
@@ -90,22 +101,16 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
     expect(errors, 'errors logged by the page').toEqual([]);
     errors = [];
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
-  async function signedIn(width: number): Promise<Page> {
+  /** A page of `path`, signed in as the seller. */
+  async function signedIn(width: number, path: string): Promise<Page> {
     const context = await browser.newContext(width < 600 ? { viewport: { width, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width, height: 900 } });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     errors = consoleErrors(page);
-    await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(seller.email);
-    await page.getByLabel('Password').fill(seller.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await addSession(context, base, seller);
+    await page.goto(`${base}${path}`);
     return page;
   }
 
@@ -124,8 +129,7 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
 
   for (const width of [1280, 390]) {
     it(`C9.3: at ${width} px the table names person and company and sorts by score from its header, the order in the URL`, async () => {
-      const page = await signedIn(width);
-      await page.goto(`${base}/leads`);
+      const page = await signedIn(width, '/leads');
       await page.getByRole('columnheader', { name: 'Person' }).waitFor();
       // at 390 px the company goes under the person and the source is left out (C9.9), so that no column falls off the edge
       const columns = width === 1280 ? ['Person', 'Company', 'Score', 'Status', 'Source', 'Created'] : ['Person', 'Score', 'Status', 'Created'];
@@ -163,8 +167,7 @@ describe.each(storeKinds())('the leads workspace in a browser, on %s', (kind) =>
 
     it(`C9.3: at ${width} px a member sets Status and Owner and adds a note on a lead's page; all stay after a reload`, async () => {
       const leadId = width === 1280 ? leads.trial! : leads.upgrade!;
-      const page = await signedIn(width);
-      await page.goto(`${base}/leads/${leadId}`);
+      const page = await signedIn(width, `/leads/${leadId}`);
       await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
       await page.getByRole('link', { name: 'Acme Rockets' }).waitFor();
       if (width === 1280) {

@@ -8,31 +8,38 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { storeKinds } from '../helpers/stores.js';
 import { createSiteKey, identify, pageView, postEvents } from '../helpers/tracking.js';
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('C9.2: the Live page in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let viewer: Person;
   let siteKey: string;
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
+    t = await testApp(kind);
     base = await t.listen();
     const workspace = await t.createWorkspace('Live browser');
     viewer = await member(t, workspace.id, 'viewer');
     siteKey = (await createSiteKey(t, workspace)).key;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   async function signedIn(width: number): Promise<{ page: Page; errors: string[] }> {
@@ -40,10 +47,8 @@ describe.each(storeKinds())('C9.2: the Live page in a browser, on %s', (kind) =>
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const errors = consoleErrors(page);
+    await addSession(context, base, viewer);
     await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(viewer.email);
-    await page.getByLabel('Password').fill(viewer.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     return { page, errors };
   }

@@ -10,8 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -19,19 +20,29 @@ import { createSiteKey, pageView, postEvents } from '../helpers/tracking.js';
 
 const DAY_MS = 86_400_000;
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind, { trustProxy: true }), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('C9.5: the overview in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let viewer: Person;
   const now = Date.now();
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const threeDaysAgo = day(now - 3 * DAY_MS);
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind, { trustProxy: true });
+    t = await testApp(kind);
     base = await t.listen();
     const workspace = await t.createWorkspace('Overview browser');
     viewer = await member(t, workspace.id, 'viewer');
@@ -49,10 +60,6 @@ describe.each(storeKinds())('C9.5: the overview in a browser, on %s', (kind) => 
     ];
     for (const events of batches) expect((await postEvents(base, key, events, { 'x-forwarded-for': '8.8.8.8' })).status).toBe(202);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   async function signedIn(width: number): Promise<{ page: Page; errors: string[] }> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
@@ -66,10 +73,8 @@ describe.each(storeKinds())('C9.5: the overview in a browser, on %s', (kind) => 
         for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.push(entry.value);
       }).observe({ type: 'layout-shift', buffered: true } as never);
     });
+    await addSession(context, base, viewer);
     await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(viewer.email);
-    await page.getByLabel('Password').fill(viewer.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.mouse.move(0, 0);
     return { page, errors };

@@ -11,8 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import type { StoreKind } from '../../src/db/codec.js';
+import { fixturesAhead } from '../helpers/ahead.js';
+import { createTestApp } from '../helpers/app.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
 import { ROOT } from '../helpers/processes.js';
@@ -39,33 +41,45 @@ function routerPaths(): string[] {
   return [...source.matchAll(/path: '([^']+)'/g)].map((match) => match[1]!).filter((route) => route !== '/sign-in' && route !== '/set-password');
 }
 
+/** A server on `kind` with a workspace filled by `seed --demo`, its admin, and one page of each kind to open. */
+async function prepare(kind: StoreKind) {
+  const t = await createTestApp(kind);
+  const base = await t.listen();
+  const workspace = await t.createWorkspace('Quality');
+  await t.services.seed.seedDemo(workspace.id);
+  const admin = await member(t, workspace.id, 'admin');
+  const services = t.services.forWorkspace(workspace.id);
+  const page = { limit: 1, offset: 0 };
+  const ids: Record<string, string> = {
+    leadId: (await services.leads.list({}, page)).items[0]!.id,
+    identityId: (await services.identities.list({}, page)).items[0]!.id,
+    companyId: (await services.companies.list({}, page)).items[0]!.id,
+    listId: (await services.lists.list(page)).items[0]!.id,
+  };
+  return { t, base, admin, ids };
+}
+
+/** Both stores' fixtures, started at the file's start: PostgreSQL's seed is made while the SQLite pages are walked. */
+const fixture = fixturesAhead(storeKinds(), prepare, (made) => made.t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('every dashboard page at 390 and 1280 px, on %s', (kind) => {
-  let t: TestApp;
   let base: string;
-  let browser: Browser;
-  let workspace: TestWorkspace;
   let admin: Person;
-  const ids: Record<string, string> = {};
+  let ids: Record<string, string>;
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
-    base = await t.listen();
-    workspace = await t.createWorkspace('Quality');
-    await t.services.seed.seedDemo(workspace.id);
-    admin = await member(t, workspace.id, 'admin');
-    const services = t.services.forWorkspace(workspace.id);
-    const page = { limit: 1, offset: 0 };
-    ids.leadId = (await services.leads.list({}, page)).items[0]!.id;
-    ids.identityId = (await services.identities.list({}, page)).items[0]!.id;
-    ids.companyId = (await services.companies.list({}, page)).items[0]!.id;
-    ids.listId = (await services.lists.list(page)).items[0]!.id;
+    ({ base, admin, ids } = await fixture(kind));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   it('C9.9: the walk names every route of the router', () => {
     expect(PAGES.map((entry) => entry.route).sort()).toEqual(routerPaths().sort());
@@ -78,20 +92,16 @@ describe.each(storeKinds())('every dashboard page at 390 and 1280 px, on %s', (k
       page.setDefaultTimeout(15_000);
       const errors = consoleErrors(page);
       try {
-        await page.goto(`${base}/`);
-        await page.getByLabel('Email').fill(admin.email);
-        await page.getByLabel('Password').fill(admin.password);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByRole('heading', { name: 'Overview' }).waitFor();
+        await addSession(context, base, admin);
         const found: Record<string, unknown> = {};
         for (const { route, heading } of PAGES) {
           const url = route.replace(/\$(\w+)/g, (_, name: string) => ids[name]!);
           await page.goto(`${base}${url}`);
           await page.locator('main h1').first().waitFor();
           if (heading !== '') await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-          // what loads after the heading (tables, charts, sections) settles first
+          // what loads after the heading (tables, charts, sections) settles first: no request for 500 ms, then two frames drawn
           await page.waitForLoadState('networkidle');
-          await page.waitForTimeout(300);
+          await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
           const problems = { axe: await axeViolations(page), ...(await offscreen(page)) };
           if (problems.axe.length > 0 || problems.controls.length > 0 || problems.pageScrollsSideways) found[route] = problems;
           await screenshot(page, `quality-${kind}-${width}-${route.replaceAll('/', '_').replaceAll('$', '') || 'overview'}`);

@@ -7,22 +7,33 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('C9.1: the search box in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let viewer: Person;
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
+    t = await testApp(kind);
     base = await t.listen();
     const workspace = await t.createWorkspace('Search browser');
     viewer = await member(t, workspace.id, 'viewer');
@@ -32,20 +43,14 @@ describe.each(storeKinds())('C9.1: the search box in a browser, on %s', (kind) =
     const other = await t.createWorkspace('Elsewhere');
     await importRows(t, other.id, 'identities', [{ email: 'jane.other@acme.io', name: 'Jane Other' }]);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   async function signedIn(width: number): Promise<{ page: Page; errors: string[] }> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const errors = consoleErrors(page);
+    await addSession(context, base, viewer);
     await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(viewer.email);
-    await page.getByLabel('Password').fill(viewer.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     return { page, errors };
   }

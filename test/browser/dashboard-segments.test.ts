@@ -11,24 +11,35 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
 import { storeKinds } from '../helpers/stores.js';
 import { all, createSiteKey, eventually, identify, postEvents } from '../helpers/tracking.js';
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('C9.6: the segment builder in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let workspace: TestWorkspace;
   let editor: Person;
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
+    t = await testApp(kind);
     base = await t.listen();
     workspace = await t.createWorkspace('Segments browser');
     editor = await member(t, workspace.id, 'member');
@@ -47,20 +58,15 @@ describe.each(storeKinds())('C9.6: the segment builder in a browser, on %s', (ki
   });
   afterAll(async () => {
     await t?.services.intelligence.stop();
-    await browser?.close();
-    await t?.close();
   });
 
+  /** A blank page signed in as the member: each test opens its pages. */
   async function signedIn(width: number): Promise<{ page: Page; errors: string[] }> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const errors = consoleErrors(page);
-    await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(editor.email);
-    await page.getByLabel('Password').fill(editor.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await addSession(context, base, editor);
     return { page, errors };
   }
 

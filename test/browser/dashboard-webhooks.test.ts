@@ -13,16 +13,29 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { storeKinds } from '../helpers/stores.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind, { webhooks: { allowPrivate: true } }), (t) => t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let workspace: TestWorkspace;
   let admin: Person;
   let viewer: Person;
@@ -31,9 +44,7 @@ describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (ki
   let errors: string[] = [];
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind, { webhooks: { allowPrivate: true } });
+    t = await testApp(kind);
     base = await t.listen();
     receiver = await startReceiver();
     workspace = await t.createWorkspace('Browser webhooks');
@@ -46,9 +57,7 @@ describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (ki
     errors = [];
   });
   afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
-    await t?.close();
   });
 
   async function settingsAs(person: Person, width = 1280): Promise<Page> {
@@ -57,11 +66,7 @@ describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (ki
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     errors = consoleErrors(page);
-    await page.goto(`${base}/`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await addSession(context, base, person);
     await page.goto(`${base}/settings`);
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     await page.mouse.move(0, 0);

@@ -13,8 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { StoreKind } from '../../src/db/codec.js';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -25,10 +27,72 @@ const WEBSITE_LEADS = 120;
 const ACTIVITY = 45;
 const HOUR_MS = 3_600_000;
 
+/** A server on `kind` with the workspace the tests walk (leads, an identity with its timeline, a company, a list) and a workspace filled by `seed --demo`. */
+async function prepare(kind: StoreKind) {
+  const t = await createTestApp(kind);
+  const base = await t.listen();
+  const workspace = await t.createWorkspace('Browser workspace');
+  const admin = await member(t, workspace.id, 'admin');
+  const viewer = await member(t, workspace.id, 'viewer');
+  const start = Date.now() - 200 * HOUR_MS;
+  await importRows(
+    t,
+    workspace.id,
+    'leads',
+    Array.from({ length: WEBSITE_LEADS + 37 }, (_, index) => ({
+      code: `E2E-${String(index).padStart(3, '0')}`,
+      source: index < WEBSITE_LEADS ? 'website' : 'referral',
+      properties: { status: 'new' },
+      created_at: new Date(start + index * HOUR_MS).toISOString(),
+    })),
+  );
+  const identityEmail = 'timeline.person@example.com';
+  const [identityId] = await importRows(t, workspace.id, 'identities', [{ email: identityEmail, name: 'Timeline Person', traits: { plan: 'pro' } }]);
+  await importRows(
+    t,
+    workspace.id,
+    'activity',
+    Array.from({ length: ACTIVITY }, (_, index) => ({
+      identity_id: identityId,
+      type: 'page_view',
+      what: `Viewed /page-${index}`,
+      source: 'web',
+      created_at: new Date(start + index * HOUR_MS).toISOString(),
+    })),
+  );
+  await importRows(t, workspace.id, 'personalities', [
+    { visitor_id: (await t.services.forWorkspace(workspace.id).identities.get(identityId!)).visitor_id, score: 0.8, personality: { type: 'Analytical', traits: ['data-driven'] }, learning_percentage: 0.5 },
+  ]);
+  const demo = await t.createWorkspace('Demo workspace');
+  await t.services.seed.seedDemo(demo.id);
+  const demoAdmin = await member(t, demo.id, 'admin');
+  await importRows(t, workspace.id, 'companies', [{ name: 'Browser Co', domain: 'browser.example' }]);
+  const [listId] = await importRows(t, workspace.id, 'lists', [{ name: 'Browser list', description: 'People seen in the browser test', color: '#336699' }]);
+  const added = await fetch(`${base}/api/v1/lists/${listId}/identities`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${workspace.production.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ identity_ids: [identityId] }),
+  });
+  expect(added.status).toBe(200);
+  return { t, base, workspace, admin, viewer, identityEmail, demo, demoAdmin };
+}
+
+/** Both stores' fixtures, started at the file's start: PostgreSQL's is made while the SQLite tests run. */
+const fixture = fixturesAhead(storeKinds(), prepare, (made) => made.t.close());
+
+/** One browser for the file's two stores (each test opens its own context). */
+let browser: Browser;
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
   let workspace: TestWorkspace;
   let admin: Person;
   let viewer: Person;
@@ -41,62 +105,12 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   let errors: string[] = [];
 
   beforeAll(async () => {
-    await ensureDashboardBuilt();
-    browser = await launchBrowser();
-    t = await createTestApp(kind);
-    base = await t.listen();
-    workspace = await t.createWorkspace('Browser workspace');
-    admin = await member(t, workspace.id, 'admin');
-    viewer = await member(t, workspace.id, 'viewer');
-    const start = Date.now() - 200 * HOUR_MS;
-    await importRows(
-      t,
-      workspace.id,
-      'leads',
-      Array.from({ length: WEBSITE_LEADS + 37 }, (_, index) => ({
-        code: `E2E-${String(index).padStart(3, '0')}`,
-        source: index < WEBSITE_LEADS ? 'website' : 'referral',
-        properties: { status: 'new' },
-        created_at: new Date(start + index * HOUR_MS).toISOString(),
-      })),
-    );
-    identityEmail = 'timeline.person@example.com';
-    const [identityId] = await importRows(t, workspace.id, 'identities', [{ email: identityEmail, name: 'Timeline Person', traits: { plan: 'pro' } }]);
-    await importRows(
-      t,
-      workspace.id,
-      'activity',
-      Array.from({ length: ACTIVITY }, (_, index) => ({
-        identity_id: identityId,
-        type: 'page_view',
-        what: `Viewed /page-${index}`,
-        source: 'web',
-        created_at: new Date(start + index * HOUR_MS).toISOString(),
-      })),
-    );
-    await importRows(t, workspace.id, 'personalities', [
-      { visitor_id: (await t.services.forWorkspace(workspace.id).identities.get(identityId!)).visitor_id, score: 0.8, personality: { type: 'Analytical', traits: ['data-driven'] }, learning_percentage: 0.5 },
-    ]);
-    demo = await t.createWorkspace('Demo workspace');
-    await t.services.seed.seedDemo(demo.id);
-    demoAdmin = await member(t, demo.id, 'admin');
-    await importRows(t, workspace.id, 'companies', [{ name: 'Browser Co', domain: 'browser.example' }]);
-    const [listId] = await importRows(t, workspace.id, 'lists', [{ name: 'Browser list', description: 'People seen in the browser test', color: '#336699' }]);
-    const added = await fetch(`${base}/api/v1/lists/${listId}/identities`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${workspace.production.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ identity_ids: [identityId] }),
-    });
-    expect(added.status).toBe(200);
+    ({ t, base, workspace, admin, viewer, identityEmail, demo, demoAdmin } = await fixture(kind));
   });
   afterEach(async () => {
     for (const context of open.splice(0)) await context.close();
     expect(errors, 'errors logged by the page').toEqual([]);
     errors = [];
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   async function newPage(width = 1280): Promise<Page> {
@@ -108,6 +122,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     return page;
   }
 
+  /** Signs in through the form (C7.1, C7.3): the overview follows. */
   async function signInAs(person: Person, width = 1280): Promise<Page> {
     const page = await newPage(width);
     await page.goto(`${base}/`);
@@ -117,6 +132,14 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     // the pointer leaves where the button was (over the chart), so screenshots show no tooltip
     await page.mouse.move(0, 0);
+    return page;
+  }
+
+  /** A page of `path` signed in as `person` with a session made over HTTP (the form is signInAs's, walked by C7.1 and C7.3). */
+  async function pageAs(person: Person, path = '/', width = 1280): Promise<Page> {
+    const page = await newPage(width);
+    await addSession(page.context(), base, person);
+    await page.goto(`${base}${path}`);
     return page;
   }
 
@@ -132,13 +155,13 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await page.getByRole('region', { name: 'Pages', exact: true }).getByText('No page views in this period').waitFor();
     await page.getByRole('region', { name: 'Pages', exact: true }).getByRole('link', { name: 'Settings' }).waitFor();
     await screenshot(page, `${kind}-overview-1280`);
-    const narrow = await signInAs(admin, 390);
+    const narrow = await pageAs(admin, '/', 390);
     await narrow.locator('.svg-chart svg').first().waitFor();
     await screenshot(narrow, `${kind}-overview-390`);
   });
 
   it('the overview shows the most viewed pages of the demo data (tracked page views), for 30 and 90 days', async () => {
-    const page = await signInAs(demoAdmin);
+    const page = await pageAs(demoAdmin);
     // what the page asks for: the last 30 days' traffic, its pages and days
     const expected = await t.services.forWorkspace(demo.id).traffic.traffic(lastDays(30));
     const topPages = expected.breakdowns.pages;
@@ -169,14 +192,14 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await expect
       .poll(async () => region.locator('tbody tr td:last-child').allTextContents())
       .toEqual(ninety.breakdowns.pages.map((entry) => entry.views.toLocaleString('en')));
-    const narrow = await signInAs(demoAdmin, 390);
+    const narrow = await pageAs(demoAdmin, '/', 390);
     await narrow.getByRole('region', { name: 'Pages', exact: true }).locator('tbody tr').first().waitFor();
     await narrow.locator('.svg-chart svg').first().waitFor();
     await screenshot(narrow, `${kind}-overview-demo-390`);
   });
 
   it('C7.5: a development key is created, shown once, works with the API, and its last use appears', async () => {
-    const page = await signInAs(admin);
+    const page = await pageAs(admin);
     await nav(page, 'Settings').click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByRole('radio', { name: 'Development' }).check();
@@ -199,8 +222,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   });
 
   it('C7.5: rotating a key answers a new one (the old key is refused at once); revoking refuses the new one', async () => {
-    const page = await signInAs(admin);
-    await page.goto(`${base}/settings`);
+    const page = await pageAs(admin, '/settings');
     await page.getByRole('button', { name: 'Create key' }).waitFor();
     await page.getByLabel('Name', { exact: true }).first().fill('rotated key');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -226,9 +248,8 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   });
 
   it('C7.5: an admin creates a site key with the keyboard, sees and copies its snippet, and revokes it (its events are refused)', async () => {
-    const page = await signInAs(admin);
+    const page = await pageAs(admin, '/settings');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    await page.goto(`${base}/settings`);
     const section = page.getByRole('region', { name: 'Site keys' });
     await section.getByText('No active site keys.').waitFor();
     await screenshot(page, `${kind}-settings-site-keys-empty-1280`);
@@ -254,8 +275,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     expect((await postEvents(base, siteKey, [pageView(randomUUID(), '/from-settings')], { origin: 'https://shop.example.com' })).status).toBe(202);
     expect((await postEvents(base, siteKey, [pageView(randomUUID(), '/from-settings')], { origin: 'https://other.example.com' })).status).toBe(403);
     await screenshot(page, `${kind}-settings-site-keys-1280`);
-    const narrow = await signInAs(admin, 390);
-    await narrow.goto(`${base}/settings`);
+    const narrow = await pageAs(admin, '/settings', 390);
     await narrow.locator('li.site-key', { hasText: 'Browser shop' }).waitFor();
     await screenshot(narrow, `${kind}-settings-390`);
 
@@ -270,7 +290,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   });
 
   it('leads are filtered by source and walked page by page with exact totals', async () => {
-    const page = await signInAs(admin);
+    const page = await pageAs(admin);
     await nav(page, 'Leads').click();
     await page.getByText(`1–50 of ${WEBSITE_LEADS + 37}`).waitFor();
     await page.getByLabel('Source').fill('website');
@@ -299,8 +319,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   });
 
   it("a member's JSON editor checks the JSON before sending, then saves the lead's properties", async () => {
-    const page = await signInAs(admin);
-    await page.goto(`${base}/leads?code=E2E-007`);
+    const page = await pageAs(admin, '/leads?code=E2E-007');
     await page.getByRole('navigation', { name: 'Pages of leads' }).getByText('1–1 of 1').waitFor();
     await page.locator('tbody tr td:first-child a').click();
     await page.getByRole('heading', { name: 'Lead E2E-007' }).waitFor();
@@ -324,7 +343,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   });
 
   it("an identity opens with its profile and personalities, and its timeline is paged newest first", async () => {
-    const page = await signInAs(admin);
+    const page = await pageAs(admin);
     await nav(page, 'Identities').click();
     await page.getByLabel('Email').fill(identityEmail);
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -347,14 +366,13 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
     await pager.getByRole('button', { name: 'Next' }).click();
     await pager.getByText(`41–45 of ${ACTIVITY}`).waitFor();
     await expect(timeline.locator('li').count()).resolves.toBe(5);
-    const narrow = await signInAs(admin, 390);
-    await narrow.goto(page.url());
+    const narrow = await pageAs(admin, page.url().slice(base.length), 390);
     await narrow.getByRole('heading', { name: 'Timeline Person' }).waitFor();
     await screenshot(narrow, `${kind}-identity-390`);
   });
 
   it('companies and lists show their details', async () => {
-    const page = await signInAs(admin);
+    const page = await pageAs(admin);
     await nav(page, 'Companies').click();
     await page.getByRole('link', { name: 'Browser Co' }).click();
     await page.getByRole('heading', { name: 'Browser Co' }).waitFor();
@@ -375,8 +393,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   });
 
   it('C6.2, C7.5: an admin sets the ideal customer in the settings; it is what the service reads', async () => {
-    const page = await signInAs(admin);
-    await page.goto(`${base}/settings`);
+    const page = await pageAs(admin, '/settings');
     const section = page.getByRole('region', { name: 'Ideal customer' });
     await section.getByLabel('Industries').fill('Software, Retail');
     await section.getByLabel('Employee ranges').fill('51-200');
@@ -395,8 +412,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
 
   it('C7.4: a viewer sees no key or member controls, and a forged request of theirs is 403', async () => {
     viewerVisibleSiteKey = (await t.services.siteKeys.create(workspace.id, 'Viewer-visible site')).id;
-    const page = await signInAs(viewer);
-    await page.goto(`${base}/settings`);
+    const page = await pageAs(viewer, '/settings');
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.locator('tbody tr').first().waitFor();
     await page.getByRole('region', { name: 'Site keys' }).locator('li.site-key', { hasText: 'Viewer-visible site' }).waitFor();

@@ -1,12 +1,18 @@
 /**
  * A real browser for tests: Debian's chromium driven by playwright-core. It
  * must start: a test that needs it fails when it cannot (never skips).
- * Also the dashboard's build, made once when it is missing, and the place
- * screenshots go (test-results/, a test artifact, not committed).
+ * Also the dashboard's build, made once when it is missing, the place
+ * screenshots go (test-results/, a test artifact, not committed), and
+ * contexts signed in without the form: a session made over HTTP, its cookie
+ * put in the context (the form itself is walked in dashboard.test.ts), so a
+ * test opens the page it is about at once instead of signing in and waiting
+ * for the overview first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { SESSION_COOKIE } from '../../src/http/dashboard/session-cookie.js';
+import { signIn } from './dashboard.js';
 import { ROOT } from './processes.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -26,6 +32,21 @@ export async function ensureDashboardBuilt(): Promise<void> {
   if (fs.existsSync(path.join(DASHBOARD_BUILD, 'index.html'))) return;
   const { build } = await import('vite');
   await build({ configFile: path.join(ROOT, 'dashboard', 'vite.config.ts'), logLevel: 'error' });
+}
+
+/** The session token of each person on each server, signed in once over HTTP (each sign-in verifies an argon2 hash). */
+const sessions = new Map<string, Promise<string>>();
+
+/** Signs the context in as `person`: the cookie a sign-in through the form would set (HttpOnly, SameSite=Lax, Path=/). */
+export async function addSession(context: BrowserContext, base: string, person: { email: string; password: string }): Promise<void> {
+  const key = `${base} ${person.email} ${person.password}`;
+  let token = sessions.get(key);
+  if (token === undefined) {
+    token = signIn(base, person).then((session) => session.cookie.slice(`${SESSION_COOKIE}=`.length));
+    sessions.set(key, token);
+    token.catch(() => sessions.delete(key));
+  }
+  await context.addCookies([{ name: SESSION_COOKIE, value: await token, url: base, httpOnly: true, sameSite: 'Lax' }]);
 }
 
 /** Errors the page logs or throws: a dashboard page shows none. */

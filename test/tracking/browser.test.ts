@@ -27,6 +27,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../src/repositories/index.js';
 import { startDemoSite, type DemoSite } from '../../scripts/demo-site/site.js';
+import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { storeKinds } from '../helpers/stores.js';
 import { all, BROWSER_UA, eventually } from '../helpers/tracking.js';
@@ -78,22 +79,28 @@ async function hideAndClose(page: Page): Promise<void> {
   await page.close({ runBeforeUnload: true });
 }
 
+/** Each store's server, started at the file's start: PostgreSQL's (a cloned database) is made while the SQLite tests run. */
+const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
+
+/** The two browsers, for both stores (each visit has its own context). */
+let browser: Browser;
+let headless: Browser;
+beforeAll(async () => {
+  browser = await launch(BROWSER_UA);
+  headless = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await headless?.close();
+});
+
 describe.each(storeKinds())('the tracker in Chromium on %s (C5.2)', (kind) => {
-  let browser: Browser;
-  let headless: Browser;
   let t: TestApp;
   let leadlight: string;
 
   beforeAll(async () => {
-    browser = await launch(BROWSER_UA);
-    headless = await launch();
-    t = await createTestApp(kind);
+    t = await testApp(kind);
     leadlight = await t.listen();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await headless?.close();
-    await t?.close();
   });
 
   /** A workspace, a site key limited to the test site's origin, and the site. */
