@@ -38,6 +38,16 @@ export interface ExportShape<T> {
   json: (item: T) => string;
 }
 
+/**
+ * The most characters written at once. A chunk's text in one string (some
+ * 400 KB for 1,000 leads) is past V8's largest young-generation object, so
+ * each went to the large-object space, which only a full collection frees:
+ * an export of a million leads as NDJSON grew the server by 324 MB
+ * (BENCHMARKS.md "Search and export at a million after the afternoon's
+ * changes"). Pieces of about 32 KB die young.
+ */
+const PIECE_CHARS = 32_768;
+
 export function exportStream<T>(chunks: AsyncIterable<T[]>, format: ExportFormat, shape: ExportShape<T>): Readable {
   async function* lines(): AsyncGenerator<string> {
     if (format === 'csv') yield `${shape.columns.join(',')}\r\n`;
@@ -45,8 +55,12 @@ export function exportStream<T>(chunks: AsyncIterable<T[]>, format: ExportFormat
       let text = '';
       for (const item of chunk) {
         text += format === 'ndjson' ? `${shape.json(item)}\n` : `${shape.columns.map((column) => csvCell(item[column])).join(',')}\r\n`;
+        if (text.length >= PIECE_CHARS) {
+          yield text;
+          text = '';
+        }
       }
-      yield text;
+      if (text !== '') yield text;
     }
   }
   return Readable.from(lines(), { objectMode: false });
