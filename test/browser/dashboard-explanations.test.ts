@@ -6,11 +6,11 @@
  * written by a client without features says it has no evidence. No axe-core
  * violation; screenshots under test-results/dashboard/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { axeViolations } from '../helpers/page-checks.js';
@@ -20,14 +20,7 @@ import { storeKinds } from '../helpers/stores.js';
 const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
 
 /** One browser for the file's two stores (each test opens its own context). */
-let browser: Browser;
-beforeAll(async () => {
-  await ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe.each(storeKinds())('explanations in the dashboard, on %s', (kind) => {
   let t: TestApp;
@@ -71,7 +64,7 @@ describe.each(storeKinds())('explanations in the dashboard, on %s', (kind) => {
 
   /** A page of `path`, signed in as `person`. */
   async function signedIn(person: Person, path: string, width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const context = await browser().newContext({ viewport: { width, height: 900 } });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);

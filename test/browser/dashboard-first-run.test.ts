@@ -9,11 +9,11 @@
  * error logged; screenshots under test-results/dashboard/.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -23,14 +23,7 @@ import { pageView, postEvents } from '../helpers/tracking.js';
 const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
 
 /** One browser for the file's two stores (each test opens its own context). */
-let browser: Browser;
-beforeAll(async () => {
-  await ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe.each(storeKinds())('the first run in a browser, on %s', (kind) => {
   let t: TestApp;
@@ -49,7 +42,7 @@ describe.each(storeKinds())('the first run in a browser, on %s', (kind) => {
   });
 
   async function overviewAs(person: Person, width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const context = await browser().newContext({ viewport: { width, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);

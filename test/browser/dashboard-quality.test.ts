@@ -9,12 +9,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { StoreKind } from '../../src/db/codec.js';
 import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp } from '../helpers/app.js';
-import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
 import { ROOT } from '../helpers/processes.js';
@@ -63,14 +63,7 @@ async function prepare(kind: StoreKind) {
 const fixture = fixturesAhead(storeKinds(), prepare, (made) => made.t.close());
 
 /** One browser for the file's two stores (each test opens its own context). */
-let browser: Browser;
-beforeAll(async () => {
-  await ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe.each(storeKinds())('every dashboard page at 390 and 1280 px, on %s', (kind) => {
   let base: string;
@@ -87,7 +80,7 @@ describe.each(storeKinds())('every dashboard page at 390 and 1280 px, on %s', (k
 
   for (const width of [390, 1280]) {
     it(`C9.9: at ${width} px every page has no axe-core violation and no control outside the viewport`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const context = await browser().newContext({ viewport: { width, height: 900 } });
       const page: Page = await context.newPage();
       page.setDefaultTimeout(15_000);
       const errors = consoleErrors(page);

@@ -5,11 +5,11 @@
  * workspace's); the keyboard (arrows, Enter, Escape) and the mouse open a
  * result's page. Screenshots under test-results/dashboard/.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -18,14 +18,7 @@ import { storeKinds } from '../helpers/stores.js';
 const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind), (t) => t.close());
 
 /** One browser for the file's two stores (each test opens its own context). */
-let browser: Browser;
-beforeAll(async () => {
-  await ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe.each(storeKinds())('C9.1: the search box in a browser, on %s', (kind) => {
   let t: TestApp;
@@ -45,7 +38,7 @@ describe.each(storeKinds())('C9.1: the search box in a browser, on %s', (kind) =
   });
 
   async function signedIn(width: number): Promise<{ page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const context = await browser().newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const errors = consoleErrors(page);

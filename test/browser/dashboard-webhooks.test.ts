@@ -10,12 +10,12 @@
  * confirming. A viewer sees the endpoints without any control. No page logs
  * an error; screenshots go under test-results/dashboard/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { storeKinds } from '../helpers/stores.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -24,14 +24,7 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 const testApp = fixturesAhead(storeKinds(), (kind) => createTestApp(kind, { webhooks: { allowPrivate: true } }), (t) => t.close());
 
 /** One browser for the file's two stores (each test opens its own context). */
-let browser: Browser;
-beforeAll(async () => {
-  await ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (kind) => {
   let t: TestApp;
@@ -61,7 +54,7 @@ describe.each(storeKinds())('webhooks in the dashboard in a browser, on %s', (ki
   });
 
   async function settingsAs(person: Person, width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const context = await browser().newContext({ viewport: { width, height: 900 } });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);

@@ -11,12 +11,12 @@
  * page is saved as a screenshot under test-results/dashboard/.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreKind } from '../../src/db/codec.js';
 import { fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
-import { addSession, consoleErrors, ensureDashboardBuilt, launchBrowser, screenshot } from '../helpers/browser.js';
+import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { importRows } from '../helpers/fixtures.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -81,14 +81,7 @@ async function prepare(kind: StoreKind) {
 const fixture = fixturesAhead(storeKinds(), prepare, (made) => made.t.close());
 
 /** One browser for the file's two stores (each test opens its own context). */
-let browser: Browser;
-beforeAll(async () => {
-  await ensureDashboardBuilt();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   let t: TestApp;
@@ -114,7 +107,7 @@ describe.each(storeKinds())('the dashboard in a browser, on %s', (kind) => {
   });
 
   async function newPage(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const context = await browser().newContext({ viewport: { width, height: 900 } });
     open.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { SESSION_COOKIE } from '../../src/http/dashboard/session-cookie.js';
 import { signIn } from './dashboard.js';
 import { ROOT } from './processes.js';
@@ -25,6 +26,27 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+}
+
+/**
+ * One chromium for the whole test file, launched (the dashboard built first)
+ * before its tests and closed after them; each test opens its own context
+ * from it. Call at the file's top level; the browser is there once the
+ * file's tests run.
+ */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error('the browser is launched in beforeAll: ask for it in a hook or a test');
+    return browser;
+  };
 }
 
 /** Builds the dashboard (as `npm run build` does) when there is no build yet. */
