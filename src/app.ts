@@ -8,7 +8,7 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DEFAULT_TRACKING, type Config } from './config.js';
+import { DEFAULT_HTTP_LIMITS, DEFAULT_TRACKING, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DASHBOARD_API_PREFIX, sessionGate } from './http/dashboard/session-gate.js';
 import { deprecation } from './http/plugins/deprecation.js';
@@ -37,7 +37,7 @@ import { segmentRoutes } from './http/routes/dashboard/segments.routes.js';
 import { leadNoteRoutes } from './http/routes/dashboard/lead-notes.routes.js';
 import { liveRoutes } from './http/routes/dashboard/live.routes.js';
 import { dashboardOpenapiRoutes } from './http/routes/dashboard/openapi.routes.js';
-import { LiveHub } from './services/live/live-hub.js';
+import { LiveHub, liveLimitsFor } from './services/live/live-hub.js';
 import { MemoryLiveBus } from './services/live/live-bus.js';
 import { exportRoutes as dashboardExportRoutes } from './http/routes/dashboard/export.routes.js';
 import { accountsRoutes } from './http/routes/dashboard/accounts.routes.js';
@@ -102,7 +102,7 @@ function requestIdOf(raw: { headers: Record<string, string | string[] | undefine
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const tracking = config.tracking ?? DEFAULT_TRACKING;
-  const live = options.live ?? new LiveHub(new MemoryLiveBus());
+  const live = options.live ?? new LiveHub(new MemoryLiveBus(), liveLimitsFor((config.http ?? DEFAULT_HTTP_LIMITS).maxConnections));
   const services = createServices(new Store(database), {
     clock: options.clock,
     tracking,

@@ -13,6 +13,7 @@ import { pino, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { buildApp } from './app.js';
 import { createLiveHub } from './services/live/index.js';
+import { liveLimitsFor } from './services/live/live-hub.js';
 import { relayOutboxHints } from './services/webhooks/outbox-relay.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -158,7 +159,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   try {
     const demo = await prepareStore(config, database);
-    const live = createLiveHub(config.redisUrl, (error) => logger.warn({ err: error }, 'Redis pub/sub of live notices failed; Live pages of other processes may miss updates until it answers'));
+    const live = createLiveHub(config.redisUrl, (error) => logger.warn({ err: error }, 'Redis pub/sub of live notices failed; Live pages of other processes may miss updates until it answers'), liveLimitsFor(config.http.maxConnections));
     // commits that wrote to an outbox wake the delivery workers of every process (README "Alerts")
     const relay = relayOutboxHints(config.redisUrl, database.commits, (error) =>
       logger.warn({ err: error }, 'Redis pub/sub of delivery hints failed; other processes deliver at their next poll until it answers'),

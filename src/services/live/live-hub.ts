@@ -20,6 +20,17 @@ export interface LiveLimits {
 
 export const DEFAULT_LIVE_LIMITS: LiveLimits = { coalesceMs: 500, maxStreams: 2_000, maxStreamsPerWorkspace: 1_000 };
 
+/**
+ * The stream caps for a process that takes at most `maxConnections`
+ * connections (MAX_CONNECTIONS): an open stream holds a connection, so
+ * streams may take at most half of them and the API, the events endpoint and
+ * the dashboard always keep the other half (README "Live").
+ */
+export function liveLimitsFor(maxConnections: number): LiveLimits {
+  const maxStreams = Math.min(DEFAULT_LIVE_LIMITS.maxStreams, Math.floor(maxConnections / 2));
+  return { ...DEFAULT_LIVE_LIMITS, maxStreams, maxStreamsPerWorkspace: Math.min(DEFAULT_LIVE_LIMITS.maxStreamsPerWorkspace, maxStreams) };
+}
+
 export type LiveListener = () => void;
 
 export class LiveHub {
