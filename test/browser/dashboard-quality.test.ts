@@ -12,8 +12,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StoreKind } from '../../src/db/codec.js';
-import { fixturesAhead } from '../helpers/ahead.js';
-import { createTestApp } from '../helpers/app.js';
+import { closedOnFailure, fixturesAhead } from '../helpers/ahead.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
 import { axeViolations, offscreen } from '../helpers/page-checks.js';
@@ -43,7 +43,10 @@ function routerPaths(): string[] {
 
 /** A server on `kind` with a workspace filled by `seed --demo`, its admin, and one page of each kind to open. */
 async function prepare(kind: StoreKind) {
-  const t = await createTestApp(kind);
+  return closedOnFailure(await createTestApp(kind), (t) => t.close(), fill);
+}
+
+async function fill(t: TestApp) {
   const base = await t.listen();
   const workspace = await t.createWorkspace('Quality');
   await t.services.seed.seedDemo(workspace.id);

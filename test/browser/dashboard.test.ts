@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreKind } from '../../src/db/codec.js';
-import { fixturesAhead } from '../helpers/ahead.js';
+import { closedOnFailure, fixturesAhead } from '../helpers/ahead.js';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { addSession, browserForFile, consoleErrors, screenshot } from '../helpers/browser.js';
 import { member, type Person } from '../helpers/dashboard.js';
@@ -29,7 +29,10 @@ const HOUR_MS = 3_600_000;
 
 /** A server on `kind` with the workspace the tests walk (leads, an identity with its timeline, a company, a list) and a workspace filled by `seed --demo`. */
 async function prepare(kind: StoreKind) {
-  const t = await createTestApp(kind);
+  return closedOnFailure(await createTestApp(kind), (t) => t.close(), fill);
+}
+
+async function fill(t: TestApp) {
   const base = await t.listen();
   const workspace = await t.createWorkspace('Browser workspace');
   const admin = await member(t, workspace.id, 'admin');

@@ -31,3 +31,18 @@ export function fixturesAhead<K, T>(kinds: readonly K[], make: (kind: K) => Prom
     return fixture;
   };
 }
+
+/**
+ * `fill(resource)`, closing the resource when filling it fails: a fixture
+ * whose seed throws after its server was made would otherwise leave that
+ * server and its database open, since only fixtures that were made are
+ * closed at the file's end.
+ */
+export async function closedOnFailure<R, T>(resource: R, close: (resource: R) => Promise<void>, fill: (resource: R) => Promise<T>): Promise<T> {
+  try {
+    return await fill(resource);
+  } catch (error) {
+    await close(resource).catch(() => undefined);
+    throw error;
+  }
+}
