@@ -14,6 +14,7 @@
  */
 import type { Keyset } from '../page.js';
 import type { StoreVersion } from './total-cache.js';
+import { perConnection } from './per-connection.js';
 
 export interface Anchor extends Keyset {
   /** the position of the row (`at`, `id`) in the list, from 0 */
@@ -64,14 +65,5 @@ export class OffsetAnchors {
   }
 }
 
-const anchors = new WeakMap<object, OffsetAnchors>();
-
 /** The anchors of the connection `token` names (TenantScope.connectionToken). */
-export function offsetAnchorsOf(token: object): OffsetAnchors {
-  let found = anchors.get(token);
-  if (found === undefined) {
-    found = new OffsetAnchors();
-    anchors.set(token, found);
-  }
-  return found;
-}
+export const offsetAnchorsOf: (token: object) => OffsetAnchors = perConnection(() => new OffsetAnchors());

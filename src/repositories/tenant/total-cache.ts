@@ -17,6 +17,7 @@
  * rows only). PostgreSQL has no such cheap version: it always counts.
  */
 import { sql } from 'kysely';
+import { perConnection } from './per-connection.js';
 
 /** the store's version as one statement saw it */
 export interface StoreVersion {
@@ -52,17 +53,8 @@ export class TotalCache {
   }
 }
 
-const caches = new WeakMap<object, TotalCache>();
-
 /** The cache of the connection `token` names (TenantScope.connectionToken). */
-export function totalCacheOf(token: object): TotalCache {
-  let cache = caches.get(token);
-  if (cache === undefined) {
-    cache = new TotalCache();
-    caches.set(token, cache);
-  }
-  return cache;
-}
+export const totalCacheOf: (token: object) => TotalCache = perConnection(() => new TotalCache());
 
 /** The columns that say which version of the store a statement saw: `store_version` and `store_changes`. */
 export function versionColumns() {
