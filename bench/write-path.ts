@@ -6,8 +6,7 @@
  * benchmark store, the service started as bench/server.ts starts it, pinned
  * to core 0, and a closed loop of POSTs then PATCHes from this process
  * (pin it to core 1). Per scenario: CPU µs of the server per request (all
- * threads, /proc; and by kind of thread: the event loop, libuv's pool where
- * the log is synced, V8's helpers, the others such as the checkpointer),
+ * threads, /proc; and the event loop's part of it),
  * requests per second, and the server's event-loop delay.
  * With --strace, the server runs under `strace -f` and the report counts the
  * fdatasync/fsync calls made on the event loop's thread and on others, and
@@ -52,10 +51,10 @@ function cpuSeconds(pid: number): number {
 }
 
 /**
- * CPU seconds of the server's threads by kind: the event loop (the thread
- * whose id is the process's), libuv's pool (the log's fdatasync), V8's
- * helpers (the collector's parallel work, compilation), and the other
- * threads (worker threads: SQLite's checkpointer). A thread that ended
+ * CPU seconds of the server's event loop (the thread whose id is the
+ * process's) and of its other threads together: libuv's pool (the log's
+ * fdatasync), SQLite's checkpointer (a worker thread), V8's helpers (Node 20
+ * names them all "node", so they are not told apart). A thread that ended
  * during the run is not counted.
  */
 function threadSeconds(pid: number): Map<string, number> {
@@ -67,9 +66,8 @@ function threadSeconds(pid: number): Map<string, number> {
     } catch {
       continue;
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    const kind = tid === String(pid) ? 'event loop' : name.startsWith('libuv-worker') ? 'thread pool' : name.startsWith('V8') ? 'V8 helpers' : 'other threads';
+    const kind = tid === String(pid) ? 'event loop' : 'other threads';
     byKind.set(kind, (byKind.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticks);
   }
   return byKind;
