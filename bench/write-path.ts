@@ -6,7 +6,8 @@
  * benchmark store, the service started as bench/server.ts starts it, pinned
  * to core 0, and a closed loop of POSTs then PATCHes from this process
  * (pin it to core 1). Per scenario: CPU µs of the server per request (all
- * threads, /proc), requests per second, and the server's event-loop delay.
+ * threads, /proc; and the event loop's part of it),
+ * requests per second, and the server's event-loop delay.
  * With --strace, the server runs under `strace -f` and the report counts the
  * fdatasync/fsync calls made on the event loop's thread and on others, and
  * the time the event loop spent in them, and the bytes written with pwrite64
@@ -47,6 +48,35 @@ const ticks = 100; // CLK_TCK on Linux
 function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / ticks;
+}
+
+/**
+ * CPU seconds of the server's event loop (the thread whose id is the
+ * process's) and of its other threads together: libuv's pool (the log's
+ * fdatasync), SQLite's checkpointer (a worker thread), V8's helpers (Node 20
+ * names them all "node", so they are not told apart). A thread that ended
+ * during the run is not counted.
+ */
+function threadSeconds(pid: number): Map<string, number> {
+  const byKind = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const kind = tid === String(pid) ? 'event loop' : 'other threads';
+    byKind.set(kind, (byKind.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticks);
+  }
+  return byKind;
+}
+
+function threadShares(before: Map<string, number>, after: Map<string, number>, count: number): string {
+  const parts: string[] = [];
+  for (const [kind, seconds] of after) parts.push(`${kind} ${(((seconds - (before.get(kind) ?? 0)) * 1e6) / count).toFixed(0)}`);
+  return parts.join(', ');
 }
 
 interface Server extends TreeServer {
@@ -133,15 +163,17 @@ for (let round = 1; round <= Number(values.rounds); round += 1) {
         if (straceFile !== undefined) fs.truncateSync(straceFile);
         await server.stats();
         const before = cpuSeconds(server.pid);
+        const threadsBefore = threadSeconds(server.pid);
         const { seconds, failed } = await load(server.url, scenario);
         const cpu = cpuSeconds(server.pid) - before;
+        const threads = threadShares(threadsBefore, threadSeconds(server.pid), requests);
         const { eventLoop } = await server.stats();
         const syncs = straceFile === undefined ? '' : (() => {
           const calls = syncCalls(straceFile, server.pid);
           return `, syncs on the event loop ${calls.main} (${calls.mainMs.toFixed(0)} ms), on other threads ${calls.others}; ${(calls.writes / requests).toFixed(1)} pwrite64 and ${(calls.written / requests / 1024).toFixed(1)} KiB written per request`;
         })();
         say(
-          `r${round} ${path.basename(tree)} ${scenario}: ${(requests / seconds).toFixed(0)} req/s, ${((cpu * 1e6) / requests).toFixed(0)} CPU-µs/req, event loop p99 ${eventLoop.p99.toFixed(1)} ms max ${eventLoop.max.toFixed(1)} ms${failed > 0 ? `, ${failed} not 2xx` : ''}${syncs}`,
+          `r${round} ${path.basename(tree)} ${scenario}: ${(requests / seconds).toFixed(0)} req/s, ${((cpu * 1e6) / requests).toFixed(0)} CPU-µs/req (${threads}), event loop p99 ${eventLoop.p99.toFixed(1)} ms max ${eventLoop.max.toFixed(1)} ms${failed > 0 ? `, ${failed} not 2xx` : ''}${syncs}`,
         );
       }
     } finally {

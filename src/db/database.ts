@@ -9,6 +9,7 @@ import type { DatabaseConfig } from '../config.js';
 import { postgresCodec, sqliteCodec, type Codec, type StoreKind } from './codec.js';
 import { MIGRATION_NAMES, migrations } from './migrations/index.js';
 import type { DeferredFlush } from './group-commit.js';
+import type { DirectRunner } from './query-templates.js';
 import type { Copier } from './postgres-copy.js';
 import { openPostgres } from './postgres.js';
 import type { Schema } from './schema.js';
@@ -54,6 +55,8 @@ export interface Database {
   readonly deferredFlush?: DeferredFlush;
   /** told after every commit that wrote to an outbox (the delivery workers wake on it: commit-signal.ts) */
   readonly commits: CommitSignal;
+  /** SQLite: SQL run at once on its one connection, for the group commit's transaction (query-templates.ts) */
+  readonly direct?: DirectRunner;
   close(): Promise<void>;
 }
 
@@ -158,6 +161,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     },
     bulk,
     deferredFlush: 'deferredFlush' in opened ? opened.deferredFlush : undefined,
+    direct: 'direct' in opened ? opened.direct : undefined,
     commits: new CommitSignal(),
     poolStats,
     writeFailure: () => ('health' in opened ? opened.health.failure : undefined),

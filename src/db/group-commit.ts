@@ -21,6 +21,7 @@
  * of CPU on the benchmark machine; BENCHMARKS.md, issue 24).
  */
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { runDirectly, type DirectRunner } from './query-templates.js';
 import type { Schema } from './schema.js';
 
 interface Job {
@@ -65,6 +66,8 @@ export class GroupCommit {
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly deferred?: DeferredFlush,
+    /** the store's own connection, run at once: the group's templates and savepoints skip Kysely's executor (query-templates.ts) */
+    private readonly direct?: DirectRunner,
   ) {}
 
   run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
@@ -91,19 +94,19 @@ export class GroupCommit {
     let durable: Promise<void> | undefined;
     try {
       if (this.deferred === undefined) {
-        outcomes = await this.db.transaction().execute((trx) => this.#runJobs(trx, jobs, Infinity));
+        outcomes = await this.db.transaction().execute((trx) => this.#inGroup(trx, jobs, Infinity));
       } else {
         const deferred = this.deferred;
         // one connection: nothing else runs on it between RELAX and RESTORE, so
         // no other transaction commits without its sync
         outcomes = await this.db.connection().execute(async (connection) => {
-          await connection.executeQuery(RELAX);
+          await this.#control(connection, RELAX);
           try {
-            const done = await connection.transaction().execute((trx) => this.#runJobs(trx, jobs, performance.now() + GROUP_BUDGET_MS));
+            const done = await connection.transaction().execute((trx) => this.#inGroup(trx, jobs, performance.now() + GROUP_BUDGET_MS));
             durable = this.#syncOf(deferred);
             return done;
           } finally {
-            await connection.executeQuery(RESTORE);
+            await this.#control(connection, RESTORE);
           }
         });
       }
@@ -143,6 +146,23 @@ export class GroupCommit {
     return durable;
   }
 
+  /** #runJobs with the transaction's templates run directly, while it is open */
+  async #inGroup(trx: Transaction<Schema>, jobs: Job[], deadline: number): Promise<Outcome[]> {
+    if (this.direct === undefined) return this.#runJobs(trx, jobs, deadline);
+    const stop = runDirectly(trx, this.direct);
+    try {
+      return await this.#runJobs(trx, jobs, deadline);
+    } finally {
+      stop();
+    }
+  }
+
+  /** A statement of the group's own (pragmas, savepoints) on the connection it holds, directly when it can. */
+  async #control(db: Kysely<Schema>, query: CompiledQuery): Promise<void> {
+    if (this.direct !== undefined) this.direct(query.sql, []);
+    else await db.executeQuery(query);
+  }
+
   /**
    * Runs jobs in savepoints until they are done or `deadline`
    * (performance.now()) has passed; the first always runs. A job alone in
@@ -157,15 +177,15 @@ export class GroupCommit {
     const outcomes: Outcome[] = [];
     for (const job of jobs) {
       if (outcomes.length > 0 && performance.now() > deadline) break;
-      await trx.executeQuery(SAVEPOINT);
+      await this.#control(trx, SAVEPOINT);
       try {
         const value = await job.work(trx);
-        await trx.executeQuery(RELEASE);
+        await this.#control(trx, RELEASE);
         outcomes.push({ ok: true, value });
       } catch (error) {
         try {
-          await trx.executeQuery(ROLLBACK_TO);
-          await trx.executeQuery(RELEASE);
+          await this.#control(trx, ROLLBACK_TO);
+          await this.#control(trx, RELEASE);
         } catch {
           // the transaction itself is gone (SQLite rolls it back on a full
           // disk): every job of the group fails, with the original error

@@ -15,6 +15,29 @@ import type { Schema } from './schema.js';
 
 const MARK = '\u0000leadlight:';
 
+/**
+ * Runs SQL on the connection an open transaction holds, synchronously and
+ * without Kysely's executor (SQLite: the group commit's transaction,
+ * group-commit.ts). Answers the rows of a statement that returns rows, else
+ * an empty array.
+ */
+export type DirectRunner = (sql: string, parameters: readonly unknown[]) => unknown[];
+
+/** the transactions whose templates run directly, while they are open */
+const directRunners = new WeakMap<object, DirectRunner>();
+
+/**
+ * Until the returned function is called, templates executed on `trx` run
+ * through `run`: the transaction holds its connection for the whole time,
+ * so nothing else can run on it in between, and the per-statement work of
+ * Kysely's executor (a connection provider, several promises, a result
+ * object) is skipped (BENCHMARKS.md, "POST and PATCH, round three").
+ */
+export function runDirectly(trx: object, run: DirectRunner): () => void {
+  directRunners.set(trx, run);
+  return () => directRunners.delete(trx);
+}
+
 /** A placeholder for the value named `name`, for use while building a template. */
 export function param<T = string>(name: string): T {
   return `${MARK}${name}` as unknown as T;
@@ -55,6 +78,8 @@ export class QueryTemplate<Row> {
       if (value === undefined) throw new Error(`query template: no value for ${'index' in slot ? slot.index : slot.name}`);
       return value;
     });
+    const direct = directRunners.get(db);
+    if (direct !== undefined) return direct(this.sql, parameters) as Row[];
     const compiled: CompiledQuery<Row> = { query: this.node, sql: this.sql, parameters, queryId: this.#queryId };
     const result = await db.executeQuery<Row>(compiled);
     return result.rows;

@@ -24,6 +24,7 @@ import {
   type SqliteStatement,
   type TransactionSettings,
 } from 'kysely';
+import type { DirectRunner } from './query-templates.js';
 import type { Schema } from './schema.js';
 import { sqliteBulk } from './sqlite-bulk.js';
 import type { DeferredFlush } from './group-commit.js';
@@ -185,6 +186,8 @@ export interface OpenedSqlite {
   probeWrites(): Promise<boolean>;
   /** with synchronous=FULL on a file: the log's sync, for group commits that commit without it (wal-flush.ts) */
   deferredFlush: DeferredFlush | undefined;
+  /** SQL run at once on the connection, through the statement cache: for the group commit's open transaction only (query-templates.ts) */
+  direct: DirectRunner;
 }
 
 export function openSqlite(options: SqliteOptions): OpenedSqlite {
@@ -205,7 +208,14 @@ export function openSqlite(options: SqliteOptions): OpenedSqlite {
     checkpointer = startCheckpointer(options.filename);
   }
   const health = new WriteHealth(() => roomToGrow(raw, options.filename));
-  const db = new Kysely<Schema>({ dialect: new LeadlightSqliteDialect(new CachingDatabase(raw, health)) });
+  const caching = new CachingDatabase(raw, health);
+  const db = new Kysely<Schema>({ dialect: new LeadlightSqliteDialect(caching) });
+  const direct: DirectRunner = (sql, parameters) => {
+    const statement = caching.prepare(sql);
+    if (statement.reader) return statement.all(parameters) as unknown[];
+    statement.run(parameters);
+    return [];
+  };
   const probeWrites = async (): Promise<boolean> => {
     if (health.failure === undefined) return true;
     if (checkpointer !== undefined) {
@@ -245,5 +255,5 @@ export function openSqlite(options: SqliteOptions): OpenedSqlite {
     await checkpointer?.stop();
     await flusher?.close();
   };
-  return { db, raw, bulk: sqliteBulk(db, raw), health, probeWrites, deferredFlush, stopBackground };
+  return { db, raw, bulk: sqliteBulk(db, raw), health, probeWrites, deferredFlush, direct, stopBackground };
 }

@@ -27,7 +27,7 @@ export class Store {
 
   constructor(readonly database: Database) {
     this.operator = operatorRepositories(database.db, database.codec);
-    this.#groupCommit = database.kind === 'sqlite' ? new GroupCommit(database.db, database.deferredFlush) : undefined;
+    this.#groupCommit = database.kind === 'sqlite' ? new GroupCommit(database.db, database.deferredFlush, database.direct) : undefined;
   }
 
   /** The data of one workspace. */

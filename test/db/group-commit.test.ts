@@ -120,6 +120,41 @@ describe('group commit on sqlite (C2.4)', () => {
     expect(seenAtResolution).toEqual(ids.map(() => 1));
   });
 
+  it('runs a group\'s compiled statements on its own transaction: a job reads its own writes, and a job that fails after writing leaves nothing', async () => {
+    const store = new Store(db.database).forWorkspace(workspace);
+    const newLead = (index: number) => ({
+      id: randomUUID(),
+      visitor_id: randomUUID(),
+      code: `direct-${index}`,
+      source: 'direct',
+      created_at: '2026-02-01T00:00:00.000Z',
+      updated_at: '2026-02-01T00:00:00.000Z',
+      properties: {},
+      location: {},
+      identity_id: null,
+      session_id: null,
+      summary: null,
+      company_id: null,
+    });
+    const leads = Array.from({ length: 12 }, (_, index) => newLead(index));
+    const outcomes = await Promise.allSettled(
+      leads.map((lead, index) =>
+        store.transaction(async (repos) => {
+          await repos.leads.insert(lead);
+          // the lead and its count are written through compiled statements (query-templates.ts); the job sees them
+          expect((await repos.leads.findById(lead.id))?.code).toBe(lead.code);
+          if (index % 3 === 0) throw new Error('refused after writing');
+        }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(leads.map((_, index) => (index % 3 === 0 ? 'rejected' : 'fulfilled')));
+    for (const [index, lead] of leads.entries()) expect(visible(lead.id).n).toBe(index % 3 === 0 ? 0 : 1);
+    const counted = reader
+      .prepare(`select sum(count) as n from lead_counts where workspace_id = ? and bucket = '=direct'`)
+      .get(workspace) as { n: number };
+    expect(counted.n).toBe(8);
+  });
+
   it('rejects every write of a group whose COMMIT fails, and keeps none of them', async () => {
     const group = new GroupCommit(db.database.db);
     const ids = [randomUUID(), randomUUID(), randomUUID()];

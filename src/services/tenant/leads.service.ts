@@ -140,7 +140,10 @@ async function createLeadIn(repos: TenantRepositories, input: LeadCreateInput): 
   }
   const created = await repos.leads.insert(lead);
   // C6.2: a lead of a visitor with events is scored within 60 s, by the intelligence worker
-  if ((await repos.visitors.find(created.visitor_id)) !== undefined) await repos.intelligenceDue.markDue([created.visitor_id], createdAt);
+  // (a visitor id made here just now has no events: no statement to ask)
+  if (input.visitor_id !== undefined && (await repos.visitors.find(created.visitor_id)) !== undefined) {
+    await repos.intelligenceDue.markDue([created.visitor_id], createdAt);
+  }
   await emitEvent(repos, 'lead.created', created, createdAt);
   return created;
 }
