@@ -80,4 +80,35 @@ describe.each(storeKinds())('migration 0022a-events-by-arrival on %s', (kind) =>
     expect(await paths(visitor)).toEqual(['/kept', '/earlier', '/a', '/b']);
     expect(await db.database.migrate()).toEqual([]);
   });
+
+  it.runIf(kind === 'sqlite')('C2.4: a rebuild that fails at its last step leaves the log as it was, and runs again once it can', async () => {
+    const store = new Store(db.database);
+    const services = createServices(store);
+    const workspace = await services.workspaces.create('Rebuilt at once');
+    for (const statement of OLD_SQLITE_LOG) await sql.raw(statement).execute(db.database.db);
+    await sql`delete from leadlight_migrations where name = '0022a-events-by-arrival'`.execute(db.database.db);
+    const visitor = randomUUID();
+    const now = Date.now();
+    const first = pageView(visitor, '/first', { ts: at(now - 2000) });
+    const second = pageView(visitor, '/second', { ts: at(now - 1000) });
+    expect((await services.ingest.ingest(workspace.id, [first, second] as TrackedEvent[], { receivedAt: now, address: '198.51.100.7', userAgent: BROWSER_UA })).accepted).toBe(2);
+    // an id twice (only possible without the old unique index): the rebuild's last step, the unique index, fails
+    await sql.raw('drop index events_id_idx').execute(db.database.db);
+    await sql`insert into events (workspace_id, occurred_at, id, received_at, visitor_id, session_id, type, url, path)
+      select workspace_id, ${at(now - 500)}, id, ${at(now + 1)}, visitor_id, session_id, type, url, '/twice' from events where path = '/first'`.execute(db.database.db);
+
+    await expect(db.database.migrate()).rejects.toThrow(/0022a-events-by-arrival/);
+    const [log] = (await sql<{ sql: string }>`select sql from sqlite_master where name = 'events'`.execute(db.database.db)).rows;
+    expect(log?.sql).toMatch(/primary key \(workspace_id, occurred_at, id\)/i);
+    const tables = (await sql<{ name: string }>`select name from sqlite_master where name = 'events_by_arrival'`.execute(db.database.db)).rows;
+    expect(tables).toEqual([]);
+    const count = async () => Number((await sql<{ n: number }>`select count(*) as n from events`.execute(db.database.db)).rows[0]?.n);
+    expect(await count()).toBe(3);
+
+    await sql`delete from events where path = '/twice'`.execute(db.database.db);
+    expect(await db.database.migrate()).toEqual(['0022a-events-by-arrival']);
+    expect(await count()).toBe(2);
+    const paths = (await store.forWorkspace(workspace.id).repos.events.forVisitor(visitor, '2000-01-01T00:00:00.000Z', 100)).map((event) => event.path);
+    expect(paths).toEqual(['/first', '/second']);
+  });
 });

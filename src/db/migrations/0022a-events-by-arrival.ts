@@ -15,7 +15,7 @@
  * PostgreSQL keeps its log as it is: partitioned by month of the time, its
  * rows appended to a heap whatever their key, its ids in event_ids.
  */
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely, type Migration, type Transaction } from 'kysely';
 import type { StoreKind } from '../codec.js';
 
 const COLUMNS = sql.raw(
@@ -26,34 +26,40 @@ export function eventsByArrivalMigration(kind: StoreKind): Migration {
   return {
     async up(db: Kysely<unknown>) {
       if (kind !== 'sqlite') return;
-      await db.schema
-        .createTable('events_by_arrival')
-        .addColumn('workspace_id', 'text', (c) => c.notNull())
-        .addColumn('occurred_at', 'text', (c) => c.notNull())
-        .addColumn('id', 'text', (c) => c.notNull())
-        .addColumn('received_at', 'text', (c) => c.notNull())
-        .addColumn('visitor_id', 'text', (c) => c.notNull())
-        .addColumn('session_id', 'text', (c) => c.notNull())
-        .addColumn('type', 'text', (c) => c.notNull())
-        .addColumn('name', 'text')
-        .addColumn('url', 'text')
-        .addColumn('path', 'text')
-        .addColumn('title', 'text')
-        .addColumn('referrer', 'text')
-        .addColumn('code', 'text')
-        .addColumn('data', 'text')
-        .addColumn('ip', 'text')
-        .addColumn('city', 'text')
-        .addColumn('country', 'text')
-        .addPrimaryKeyConstraint('events_pkey', ['workspace_id', 'received_at', 'id'])
-        .modifyEnd(sql`strict, without rowid`)
-        .execute();
-      // in the new key's order: each row appended
-      await sql`insert into events_by_arrival (${COLUMNS}) select ${COLUMNS} from events order by workspace_id, received_at, id`.execute(db);
-      await db.schema.dropTable('events').execute();
-      await sql`alter table events_by_arrival rename to events`.execute(db);
-      await db.schema.createIndex('events_visitor_idx').on('events').columns(['workspace_id', 'visitor_id', 'occurred_at']).execute();
-      await db.schema.createIndex('events_id_idx').on('events').columns(['workspace_id', 'id']).unique().execute();
+      // one transaction (the migrator opens none on SQLite): a crash or a
+      // failure at any step leaves the log as it was, and the migration runs again
+      await db.transaction().execute((trx) => rebuild(trx));
     },
   };
+}
+
+async function rebuild(db: Transaction<unknown>): Promise<void> {
+  await db.schema
+    .createTable('events_by_arrival')
+    .addColumn('workspace_id', 'text', (c) => c.notNull())
+    .addColumn('occurred_at', 'text', (c) => c.notNull())
+    .addColumn('id', 'text', (c) => c.notNull())
+    .addColumn('received_at', 'text', (c) => c.notNull())
+    .addColumn('visitor_id', 'text', (c) => c.notNull())
+    .addColumn('session_id', 'text', (c) => c.notNull())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('name', 'text')
+    .addColumn('url', 'text')
+    .addColumn('path', 'text')
+    .addColumn('title', 'text')
+    .addColumn('referrer', 'text')
+    .addColumn('code', 'text')
+    .addColumn('data', 'text')
+    .addColumn('ip', 'text')
+    .addColumn('city', 'text')
+    .addColumn('country', 'text')
+    .addPrimaryKeyConstraint('events_pkey', ['workspace_id', 'received_at', 'id'])
+    .modifyEnd(sql`strict, without rowid`)
+    .execute();
+  // in the new key's order: each row appended
+  await sql`insert into events_by_arrival (${COLUMNS}) select ${COLUMNS} from events order by workspace_id, received_at, id`.execute(db);
+  await db.schema.dropTable('events').execute();
+  await sql`alter table events_by_arrival rename to events`.execute(db);
+  await db.schema.createIndex('events_visitor_idx').on('events').columns(['workspace_id', 'visitor_id', 'occurred_at']).execute();
+  await db.schema.createIndex('events_id_idx').on('events').columns(['workspace_id', 'id']).unique().execute();
 }
