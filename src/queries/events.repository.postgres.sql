@@ -106,9 +106,10 @@ where
       "events"
     where
       "events"."workspace_id" = $2
-      and "occurred_at" < $3
+      and "received_at" < $3
+      and "occurred_at" < $4
     limit
-      $4
+      $5
   );
 
 -- EventsRepository.pruneIds

@@ -61,9 +61,9 @@ from
   "events"
 where
   "events"."workspace_id" = ?
-  and ("occurred_at", "id") in (
+  and ("received_at", "id") in (
     select
-      "occurred_at",
+      "received_at",
       "id"
     from
       "events"
@@ -85,14 +85,15 @@ order by
 delete from "events"
 where
   "events"."workspace_id" = ?
-  and ("occurred_at", "id") in (
+  and ("received_at", "id") in (
     select
-      "occurred_at",
+      "received_at",
       "id"
     from
       "events"
     where
       "events"."workspace_id" = ?
+      and "received_at" < ?
       and "occurred_at" < ?
     limit
       ?

@@ -234,7 +234,10 @@ from
   "visitors"
 where
   "visitors"."workspace_id" = $1
-  and "id" in ($2, $3)
+  and "id" in (
+    select
+      unnest($2::uuid[])
+  )
   and "company_id" is not null;
 
 -- VisitorsRepository.countForCompany

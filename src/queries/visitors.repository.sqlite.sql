@@ -233,7 +233,12 @@ from
   "visitors"
 where
   "visitors"."workspace_id" = ?
-  and "id" in (?, ?)
+  and "id" in (
+    select
+      value
+    from
+      json_each(?)
+  )
   and "company_id" is not null;
 
 -- VisitorsRepository.countForCompany

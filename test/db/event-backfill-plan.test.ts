@@ -5,8 +5,10 @@
  * id) order, SQLite's planner walked the log's key over every event of the
  * workspace in those 30 days, the visitor's or not, on the event loop
  * (BENCHMARKS.md, "Ingest, round two"). The statement checked here is the
- * one the repository runs (src/queries, kept current by test/sql). SQLite
- * only: PostgreSQL plans with statistics, and its log is partitioned by month.
+ * one the repository runs (src/queries, kept current by test/sql). So is
+ * retention's walk of the log, which SQLite keeps in arrival order
+ * (migration 0022a). SQLite only: PostgreSQL plans with statistics, and its
+ * log is partitioned by month.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -38,5 +40,18 @@ describe('the back-fill of a first identification on SQLite', () => {
     expect(explained).toContain('events_visitor_idx');
     // the log's key, searched by the workspace and a time range alone: every event of the workspace since then
     expect(explained).not.toMatch(/PRIMARY KEY \(workspace_id=\? AND occurred_at>\?\)/);
+    // then each row by the log's key, in arrival order since migration 0022a
+    expect(explained).toMatch(/PRIMARY KEY \(workspace_id=\? AND received_at=\? AND id=\?\)/);
+  });
+
+  it('C5.8: retention walks the log in arrival order up to its bound, then deletes each row by its key', async () => {
+    const statement = statementOf('EventsRepository.deleteBefore');
+    const workspace = randomUUID();
+    const parameters = [workspace, workspace, '2026-11-08T00:00:00.000Z', '2026-11-01T00:00:00.000Z', 5000];
+    const { rows } = await db.database.db.executeQuery<{ detail: string }>({ sql: `explain query plan ${statement}`, parameters, query: { kind: 'RawNode' } } as never);
+    const explained = rows.map((row) => row.detail).join('\n');
+    expect(explained).toMatch(/PRIMARY KEY \(workspace_id=\? AND received_at<\?\)/);
+    expect(explained).toMatch(/PRIMARY KEY \(workspace_id=\? AND received_at=\? AND id=\?\)/);
+    expect(explained).not.toMatch(/SCAN events/);
   });
 });

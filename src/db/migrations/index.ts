@@ -26,6 +26,7 @@ import { digestsMigration } from './0017-digests.js';
 import { alertsMigration } from './0019a-alerts.js';
 import { companyLeadsMigration } from './0020-company-leads.js';
 import { weekCountsMigration } from './0021-week-counts.js';
+import { eventsByArrivalMigration } from './0022a-events-by-arrival.js';
 
 /** every migration by name, for one kind of store */
 const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, (kind: StoreKind) => Migration> = {
   '0019a-alerts': alertsMigration,
   '0020-company-leads': companyLeadsMigration,
   '0021-week-counts': weekCountsMigration,
+  '0022a-events-by-arrival': eventsByArrivalMigration,
 };
 
 /** the names of every migration in the order they apply (by name, as the migrator sorts them): what a store at the latest schema has recorded */

@@ -9,9 +9,11 @@
  * partitioned log cannot hold a uniqueness without its partition key). On
  * SQLite the log holds them itself, and one write transaction runs at a
  * time, so a batch reads which of its ids the log has, then appends the
- * others in the same transaction.
+ * others in the same transaction. There the log is kept in arrival order
+ * (migration 0022a), so reads by time go through the visitor index.
  */
 import { sql } from 'kysely';
+import type { StoreKind } from '../../db/codec.js';
 import { param } from '../../db/query-templates.js';
 import type { EventsTable } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
@@ -62,6 +64,13 @@ const EVENT_COLUMNS: Record<keyof LoggedEvent, ColumnKind> = {
 
 const SELECTED = Object.keys(EVENT_COLUMNS) as (keyof LoggedEvent)[];
 
+/**
+ * The log's key after the workspace, before the id: the time on PostgreSQL
+ * (partitioned by month), the arrival on SQLite (migration 0022a: a batch's
+ * events are neighbours there, so its commit writes few pages of the log).
+ */
+const logKey = (kind: StoreKind): 'occurred_at' | 'received_at' => (kind === 'sqlite' ? 'received_at' : 'occurred_at');
+
 export class EventsRepository extends TenantRepository {
   /**
    * Records the ids of `events` as received; returns those that were not
@@ -103,6 +112,7 @@ export class EventsRepository extends TenantRepository {
    * "Ingest, round two").
    */
   async forVisitor(visitorId: string, since: string, limit: number): Promise<LoggedEvent[]> {
+    const key = logKey(this.codec.kind);
     const rows = await this.scope
       .template('events.forVisitor', (q) =>
         q
@@ -110,11 +120,11 @@ export class EventsRepository extends TenantRepository {
           .select(SELECTED)
           .where((eb) =>
             eb(
-              eb.refTuple('occurred_at', 'id'),
+              eb.refTuple(key, 'id'),
               'in',
               q
                 .selectFrom('events')
-                .select(['occurred_at', 'id'])
+                .select([key, 'id'])
                 .where('visitor_id', '=', param('visitor'))
                 .where('occurred_at', '>=', param('since'))
                 .orderBy('occurred_at')
@@ -129,15 +139,26 @@ export class EventsRepository extends TenantRepository {
     return rows.map((row) => ({ ...row, data: this.codec.readNullableJson(row.data) }));
   }
 
-  /** Deletes up to `limit` events that happened before `cutoff`; returns how many. */
-  async deleteBefore(cutoff: string, limit: number): Promise<number> {
+  /**
+   * Deletes up to `limit` events that happened before `cutoff`; returns how
+   * many. Such an event was received before `receivedBefore` (an event is
+   * accepted at most 7 days after its time: C5.3), which bounds SQLite's
+   * walk of its log in arrival order; PostgreSQL finds them by time.
+   */
+  async deleteBefore(cutoff: string, receivedBefore: string, limit: number): Promise<number> {
+    const key = logKey(this.codec.kind);
     const result = await this.scope
       .deleteFrom('events')
       .where((eb) =>
         eb(
-          eb.refTuple('occurred_at', 'id'),
+          eb.refTuple(key, 'id'),
           'in',
-          this.scope.selectFrom('events').select(['occurred_at', 'id']).where('occurred_at', '<', cutoff).limit(limit) as never,
+          this.scope
+            .selectFrom('events')
+            .select([key, 'id'])
+            .where('received_at', '<', receivedBefore)
+            .where('occurred_at', '<', cutoff)
+            .limit(limit) as never,
         ),
       )
       .executeTakeFirst();

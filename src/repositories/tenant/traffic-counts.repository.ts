@@ -58,12 +58,24 @@ export interface TrafficValue {
 const FIELDS = ['visitors', 'all_sites_visitors', 'sessions', 'page_views', 'bounces', 'duration_ms'] as const;
 const KEYS = ['dimension', 'day', 'host', 'value'] as const;
 
+/** each column's placeholder names by row index (`day0`, `day1`, …), made once rather than for every batch */
+const names = new Map<string, string[]>();
+function namesOf(column: string): string[] {
+  let made = names.get(column);
+  if (made === undefined) {
+    made = Array.from({ length: ROWS_PER_TEMPLATE }, (_, index) => `${column}${index}`);
+    names.set(column, made);
+  }
+  return made;
+}
+
 /** The values of a template of `rows.length` rows: each column's name suffixed with its row's index. */
 function rowValues<Row extends object>(rows: readonly Row[], columns: readonly (keyof Row & string)[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  rows.forEach((row, index) => {
-    for (const column of columns) values[`${column}${index}`] = row[column];
-  });
+  for (const column of columns) {
+    const named = namesOf(column);
+    for (let index = 0; index < rows.length; index += 1) values[named[index] as string] = (rows[index] as Row)[column];
+  }
   return values;
 }
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -77,9 +77,11 @@ export class TrackingMaintenance {
     const deliveriesBefore = formatInstant(now - WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS);
     const keysBefore = formatInstant(now - IDEMPOTENCY_LIFETIME_MS);
     const idsBefore = formatInstant(now - MAX_EVENT_AGE_MS - ID_MARGIN_MS);
+    // an event is accepted at most MAX_EVENT_AGE_MS after its time: one older than the cutoff was received before this
+    const receivedBefore = formatInstant(cutoff + MAX_EVENT_AGE_MS);
     for (const workspace of await this.store.operator.workspaces.listAll()) {
       const scope = this.store.forWorkspace(workspace.id);
-      eventsDeleted += await chunked(() => scope.transaction((repos) => repos.events.deleteBefore(formatInstant(cutoff), DELETE_CHUNK)));
+      eventsDeleted += await chunked(() => scope.transaction((repos) => repos.events.deleteBefore(formatInstant(cutoff), receivedBefore, DELETE_CHUNK)));
       idsForgotten += await chunked(() => scope.transaction((repos) => repos.events.pruneIds(idsBefore, DELETE_CHUNK)));
       idempotencyKeysPruned += await chunked(() => scope.transaction((repos) => repos.idempotency.prune(keysBefore, DELETE_CHUNK)));
       webhookDeliveriesPruned += await chunked(() => scope.transaction((repos) => repos.webhooks.pruneDeliveries(deliveriesBefore, DELETE_CHUNK)));

@@ -82,12 +82,14 @@ export function addSession(pending: PendingTraffic, count: SessionCount, sign: 1
   for (const dimension of SESSION_DIMENSIONS) pending.add(dimension, count.day, count.host, count.values[dimension], delta);
 }
 
-/** A page view of a visitor, as the counters see it. */
+/** Page views of a visitor on one site and day, as the counters see them. */
 export interface PageSeen {
   visitorId: string;
   /** YYYY-MM-DD (UTC) */
   day: string;
   host: string;
+  /** how many (a visitor's views in a row on one site and day are counted together) */
+  views: number;
 }
 
 /**
@@ -100,7 +102,7 @@ export function countPages(pending: PendingTraffic, pages: readonly PageSeen[]):
   const markers = new Map<string, VisitorDay>();
   const firstHost = new Map<string, string>();
   for (const page of pages) {
-    pending.add('', page.day, page.host, '', { page_views: 1 });
+    pending.add('', page.day, page.host, '', { page_views: page.views });
     const onSite = `${page.day}\u0000${page.host}\u0000${page.visitorId}`;
     if (!markers.has(onSite)) markers.set(onSite, { day: page.day, host: page.host, visitor_id: page.visitorId });
     const anySite = `${page.day}\u0000\u0000${page.visitorId}`;
@@ -140,8 +142,14 @@ export async function countTraffic(repository: TrafficCountsRepository, visitors
       const now = sessionCount(session);
       if (now !== undefined) addSession(pending, now, 1);
     }
+    // a visitor's views in a row on one site and day are counted together: one
+    // addition per run rather than per view (issue 24's profile of ingest)
+    let last: PageSeen | undefined;
     for (const event of visitor.logged) {
-      if (event.type === 'page' && event.url !== null) pages.push({ visitorId: visitor.visitorId, day: event.occurred_at.slice(0, 10), host: hostOf(event.url) });
+      if (event.type !== 'page' || event.url === null) continue;
+      const host = hostOf(event.url);
+      if (last !== undefined && last.host === host && event.occurred_at.startsWith(last.day)) last.views += 1;
+      else pages.push((last = { visitorId: visitor.visitorId, day: event.occurred_at.slice(0, 10), host, views: 1 }));
     }
   }
   const { markers, firstHost } = countPages(pending, pages);
