@@ -24,8 +24,9 @@ export { IMPORT_RESOURCES, type ImportResource, type LineProblem };
 const BATCH_SIZE = 500;
 /**
  * checked rows written together: on PostgreSQL one COPY (and one statement
- * marking visitors due) per group, whose fixed cost per statement was a third
- * of an import's time in batches of 500 (BENCHMARKS.md, "Import, round three")
+ * marking visitors due) per group; from groups of 500 to 5,000 the CLI's CPU
+ * on a million leads fell by a quarter to a third, its main thread's by half
+ * (BENCHMARKS.md, "Import, round three")
  */
 const INSERT_ROWS = 5_000;
 /** bad lines kept for the report; the count goes on */
