@@ -13,8 +13,9 @@ export interface Codec {
   readonly kind: StoreKind;
   bool(value: boolean): number | boolean;
   readBool(value: unknown): boolean;
-  json(value: JsonObject): string;
-  nullableJson(value: JsonObject | null): string | null;
+  /** JSON text to write; StoredJson (an import's rows: parsed-wire.ts) is written as it is */
+  json(value: JsonObject | StoredJson): string;
+  nullableJson(value: JsonObject | StoredJson | null): string | null;
   readJson(value: unknown): JsonObject;
   readNullableJson(value: unknown): JsonObject | null;
   /** the stored text of a JSON column, unparsed */
@@ -51,8 +52,8 @@ function parseJson(value: unknown): JsonObject {
 }
 
 const common = {
-  json: (value: JsonObject) => JSON.stringify(value),
-  nullableJson: (value: JsonObject | null) => (value === null ? null : JSON.stringify(value)),
+  json: (value: JsonObject | StoredJson) => (value instanceof StoredJson ? value.text : JSON.stringify(value)),
+  nullableJson: (value: JsonObject | StoredJson | null) => (value === null ? null : value instanceof StoredJson ? value.text : JSON.stringify(value)),
   readJson: parseJson,
   readNullableJson: (value: unknown) => (value === null || value === undefined ? null : parseJson(value)),
   storedJson: (value: unknown) => new StoredJson(value as string),

@@ -20,11 +20,13 @@
  * the search table the rows written since, then the trigger is made again.
  * Per row, the trigger was most of an imported lead's cost.
  *
- * For the transaction's length the connection's page cache is raised to
- * BULK_CACHE_MIB: the rows of a large import go into the primary key's index
- * in the random order of their ids, and with the usual cache most of those
- * inserts found their page evicted (spilled to the log mid-transaction and
- * read again); the index builds sort in that memory too.
+ * For the transaction's length the connection's page cache is raised to at
+ * least BULK_CACHE_MIB, never lowered (the import command opens its store
+ * with up to 1 GiB: the 256 MiB set here had been undoing that): the rows of
+ * a large import go into the primary key's index in the random order of
+ * their ids, and with the usual cache most of those inserts found their page
+ * evicted (spilled to the log mid-transaction and read again); each index
+ * build scans the table just written, and sorts in that memory too.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
@@ -147,7 +149,10 @@ class SqliteBulkLoader {
 export function sqliteBulk(db: Kysely<Schema>, raw: BetterSqlite3.Database) {
   return async <T>(work: (trx: Transaction<Schema>, copy: Copier | undefined) => Promise<T>): Promise<T> => {
     const cache = raw.pragma('cache_size', { simple: true }) as number;
-    raw.pragma(`cache_size = -${BULK_CACHE_MIB * 1024}`);
+    // never below what the connection was opened with (the import command asks for up to 1 GiB)
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    const cacheKiB = cache < 0 ? -cache : (cache * pageSize) / 1024;
+    raw.pragma(`cache_size = -${Math.max(cacheKiB, BULK_CACHE_MIB * 1024)}`);
     try {
       return await db.transaction().execute(async (trx) => {
         const loader = new SqliteBulkLoader(raw);

@@ -7,16 +7,22 @@
  * (src/db/sqlite-bulk.ts): they must be there afterwards, whole, and after a
  * failed import as before it.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { openDatabase } from '../../src/db/database.js';
+import type { Schema } from '../../src/db/schema.js';
+import { postgresCodec, sqliteCodec } from '../../src/db/codec.js';
+import { StoredJson } from '../../src/schemas/json.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestWorkspace } from '../helpers/app.js';
 import { importRows } from '../helpers/fixtures.js';
 import { LineSplitter, type ParsedLines } from '../../src/services/tenant/import/import-parser.js';
 import { fromWire, toWire } from '../../src/services/tenant/import/parsed-wire.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, tempDir } from '../helpers/stores.js';
 
 const TRICKY = ['tab\there', 'line\nbreak', 'carriage\rreturn', 'back\\slash', '\\N', 'quote "x"', 'é ü 😀', '', 'a\\tb'];
 
@@ -161,6 +167,25 @@ describe('bulk imports on sqlite: secondary indexes', () => {
   }, 120_000);
 });
 
+describe('bulk imports on sqlite: page cache', () => {
+  it('C2.3: a bulk transaction never runs with less page cache than its connection was opened with, and restores it after', async () => {
+    const dir = tempDir('leadlight-bulk-cache-');
+    const cacheOf = async (db: Kysely<Schema>) => (await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]!.cache_size;
+    for (const opened of [64, 1024]) {
+      const database = openDatabase({ kind: 'sqlite', filename: path.join(dir, `cache-${opened}.db`) }, { cacheMiB: opened });
+      try {
+        const during = await database.bulk((trx) => cacheOf(trx));
+        // negative: KiB; the bulk floor is 256 MiB (src/db/sqlite-bulk.ts), and the import command opens with up to 1 GiB
+        expect(-during, `opened with ${opened} MiB`).toBe(Math.max(opened, 256) * 1024);
+        expect(await cacheOf(database.db)).toBe(-opened * 1024);
+      } finally {
+        await database.close();
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe.runIf(storeKinds().includes('postgres'))('bulk imports on postgres: statistics', () => {
   let t: TestApp;
   let ws: TestWorkspace;
@@ -222,5 +247,24 @@ describe('parsed lines cross from the import worker unchanged', () => {
     const back = fromWire(structuredClone(toWire(parsed)));
     expect(back).toEqual(parsed);
     expect(back.lines.map((line) => Object.keys(line.row as object))).toEqual(parsed.lines.map((line) => Object.keys(line.row as object)));
+  });
+
+  it('JSON fields cross as their text and arrive as StoredJson, which the codec writes unchanged; other values as they were', () => {
+    const properties = { text: 'tab\there', deep: { list: [1, 'x', null] } };
+    const parsed: ParsedLines = {
+      lines: [
+        { line: 1, row: { id: 'a', properties, summary: null, code: '{"not":"json field"}' }, explicitId: true, references: { identities: [], companies: [] } },
+        { line: 2, row: { id: 'b', properties: {}, summary: { score: 5 }, code: null }, explicitId: true, references: { identities: [], companies: [] } },
+      ],
+      problems: [],
+    };
+    const back = fromWire(structuredClone(toWire(parsed, ['properties', 'summary'])));
+    const [first, second] = back.lines.map((line) => line.row as Record<string, unknown>);
+    expect(first!.properties).toBeInstanceOf(StoredJson);
+    expect(sqliteCodec.json(first!.properties as StoredJson)).toBe(JSON.stringify(properties));
+    expect(first!.summary).toBeNull();
+    expect(first!.code).toBe('{"not":"json field"}');
+    expect(postgresCodec.nullableJson(second!.summary as StoredJson)).toBe('{"score":5}');
+    expect(JSON.parse(JSON.stringify(second))).toEqual({ id: 'b', properties: {}, summary: { score: 5 }, code: null });
   });
 });

@@ -27,29 +27,45 @@ export interface CountRow {
   count: number;
 }
 
+interface PendingBucket {
+  bucket: string;
+  days: Map<string, CountRow>;
+}
+
 /** Counts per (bucket, day), gathered before they are written. */
 export class PendingCounts {
-  readonly #counts = new Map<string, CountRow>();
+  // keyed in two steps (source, then day), so that counting a lead builds no
+  // key text: an import counts a million of them
+  readonly #all: PendingBucket = { bucket: ALL_LEADS, days: new Map() };
+  readonly #sources = new Map<string, PendingBucket>();
 
   add(leads: readonly { source: string | null; created_at: string }[]): this {
     for (const lead of leads) {
       const day = dayOf(lead.created_at);
-      this.#bump(ALL_LEADS, day);
-      if (lead.source !== null) this.#bump(`=${lead.source}`, day);
+      bump(this.#all, day);
+      if (lead.source !== null) {
+        let bucket = this.#sources.get(lead.source);
+        if (bucket === undefined) {
+          bucket = { bucket: `=${lead.source}`, days: new Map() };
+          this.#sources.set(lead.source, bucket);
+        }
+        bump(bucket, day);
+      }
     }
     return this;
   }
 
   rows(): CountRow[] {
-    return [...this.#counts.values()];
+    const rows = [...this.#all.days.values()];
+    for (const { days } of this.#sources.values()) rows.push(...days.values());
+    return rows;
   }
+}
 
-  #bump(bucket: string, day: string): void {
-    const key = `${bucket}\u0000${day}`;
-    const entry = this.#counts.get(key);
-    if (entry === undefined) this.#counts.set(key, { bucket, day, count: 1 });
-    else entry.count += 1;
-  }
+function bump({ bucket, days }: PendingBucket, day: string): void {
+  const entry = days.get(day);
+  if (entry === undefined) days.set(day, { bucket, day, count: 1 });
+  else entry.count += 1;
 }
 
 /** Which days of a bucket to sum: after and before are day texts, inclusive or not. */

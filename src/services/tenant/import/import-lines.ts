@@ -69,6 +69,11 @@ export interface ResourceSpec<Line, Row> {
   taken(repos: TenantRepositories, people: PeopleRepository, rows: Row[]): Promise<Set<Row>>;
   /** whether the workspace holds any row of the resource; when it holds none, no given id can be taken */
   hadRows?(repos: TenantRepositories): Promise<boolean>;
+  /**
+   * row fields written as JSON text through the codec, which may reach
+   * `insert` as StoredJson: serialized on the parsing thread (parsed-wire.ts)
+   */
+  jsonFields?: readonly string[];
 }
 
 function takenIn(table: 'leads' | 'identities' | 'activity' | 'personalities' | 'companies' | 'lists') {
@@ -113,6 +118,7 @@ const leads: ResourceSpec<Static<typeof LeadLine>, NewLead> = {
   finish: (repos, run) => repos.leadCounts.add(run.leadCounts),
   taken: takenIn('leads'),
   hadRows: (repos) => repos.leads.hasAny(),
+  jsonFields: ['properties', 'location', 'summary'],
 };
 
 const IdentityLine = line(IdentityCreateInput, {

@@ -11,7 +11,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ImportResource } from './import-lines.js';
+import { RESOURCE_SPECS, type ImportResource } from './import-lines.js';
 import { ImportLineParser } from './import-parser.js';
 import type { ParseStart, ParseWorkerData } from './parse-in-worker.js';
 import { toWire } from './parsed-wire.js';
@@ -30,12 +30,15 @@ function parserOf(resource: ImportResource): (importedAt: string) => ImportLineP
 parserOf((workerData as ParseWorkerData).resource);
 
 let parser: ImportLineParser | undefined;
+/** the JSON fields of the resource being imported (parsed-wire.ts) */
+let jsonFields: readonly string[] = [];
 let decoder = new StringDecoder('utf8');
 
 port.on('message', (chunk: Uint8Array | string | null | ParseStart) => {
   if (parser === undefined) {
     const start = chunk as ParseStart;
     parser = parserOf(start.resource)(start.importedAt);
+    jsonFields = RESOURCE_SPECS[start.resource].jsonFields ?? [];
     decoder = new StringDecoder('utf8');
     return;
   }
@@ -44,10 +47,10 @@ port.on('message', (chunk: Uint8Array | string | null | ParseStart) => {
     const last = parser.push(tail);
     const end = parser.end();
     parser = undefined;
-    port.postMessage({ ...toWire({ lines: [...last.lines, ...end.lines], problems: [...last.problems, ...end.problems] }), done: true });
+    port.postMessage({ ...toWire({ lines: [...last.lines, ...end.lines], problems: [...last.problems, ...end.problems] }, jsonFields), done: true });
     return;
   }
   const bytes = chunk as Uint8Array | string;
   const text = typeof bytes === 'string' ? bytes : decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  port.postMessage({ ...toWire(parser.push(text)), done: false });
+  port.postMessage({ ...toWire(parser.push(text), jsonFields), done: false });
 });

@@ -5,7 +5,14 @@
  * parsing the line again. As one flat array of values per line, its keys
  * sent once per batch and the object rebuilt on arrival, it costs a fraction
  * of that (measured with v8.deserialize on the benchmark's leads).
+ *
+ * Fields a resource names as JSON columns (`jsonFields`: a lead's properties,
+ * location and summary) cross as their JSON text and arrive as StoredJson,
+ * which the codec writes as is: the worker serializes them, the main thread
+ * neither copies their objects nor serializes them again (BENCHMARKS.md,
+ * "Import, round three").
  */
+import { StoredJson } from '../../../schemas/json.js';
 import type { References } from './import-lines.js';
 import type { LineProblem, ParsedLine, ParsedLines } from './import-parser.js';
 
@@ -15,6 +22,8 @@ type WireLine = unknown[];
 export interface WireLines {
   /** the key lists of the rows, each once */
   shapes: string[][];
+  /** the keys whose non-null values are JSON text, to arrive as StoredJson */
+  json: readonly string[];
   lines: WireLine[];
   problems: LineProblem[];
 }
@@ -29,7 +38,9 @@ function sameKeys(keys: string[], shape: string[] | undefined): boolean {
   return true;
 }
 
-export function toWire(parsed: ParsedLines): WireLines {
+const NO_FIELDS: readonly string[] = [];
+
+export function toWire(parsed: ParsedLines, jsonFields: readonly string[] = NO_FIELDS): WireLines {
   const shapes: string[][] = [];
   const lines = parsed.lines.map((line) => {
     const row = line.row as Record<string, unknown>;
@@ -46,17 +57,26 @@ export function toWire(parsed: ParsedLines): WireLines {
       companies.length === 0 ? 0 : companies,
       shape,
     ];
-    for (const key of keys) wire.push(row[key]);
+    for (const key of keys) {
+      const value = row[key];
+      wire.push(value !== null && typeof value === 'object' && jsonFields.includes(key) ? JSON.stringify(value) : value);
+    }
     return wire;
   });
-  return { shapes, lines, problems: parsed.problems };
+  return { shapes, json: jsonFields, lines, problems: parsed.problems };
 }
 
 export function fromWire(wire: WireLines): ParsedLines {
+  // per shape, which of its positions hold JSON text
+  const jsonAt = wire.shapes.map((keys) => keys.map((key) => wire.json.includes(key)));
   const lines = wire.lines.map((values): ParsedLine => {
     const keys = wire.shapes[values[5] as number] as string[];
+    const json = jsonAt[values[5] as number] as boolean[];
     const row: Record<string, unknown> = {};
-    for (let index = 0; index < keys.length; index += 1) row[keys[index] as string] = values[VALUES_FROM + index];
+    for (let index = 0; index < keys.length; index += 1) {
+      const value = values[VALUES_FROM + index];
+      row[keys[index] as string] = json[index] === true && typeof value === 'string' ? new StoredJson(value) : value;
+    }
     const references: References = {
       identities: values[3] === 0 ? NO_IDS : (values[3] as string[]),
       companies: values[4] === 0 ? NO_IDS : (values[4] as string[]),
