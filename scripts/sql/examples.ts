@@ -658,7 +658,7 @@ export const REPOSITORY_EXAMPLES: RepositoryExamples[] = [
     claimIds: [one([[{ id: ID, occurred_at: AT }]])],
     append: [one([[event]])],
     forVisitor: [one([ID, AT, 10_000])],
-    deleteBefore: [one([AT, AT, 5000])],
+    deleteBefore: [one([AT, { before: AT }, 5000], 'what arrived before a bound'), one([AT, { from: AT, before: AT }, 5000], 'what arrived in a window')],
     pruneIds: [one([AT, 5000])],
   }),
   tenant('visitors.repository', VisitorsRepository, {

@@ -94,7 +94,7 @@ order by
   "occurred_at",
   "id";
 
--- EventsRepository.deleteBefore
+-- EventsRepository.deleteBefore: what arrived before a bound
 delete from "events"
 where
   "events"."workspace_id" = $1
@@ -110,6 +110,25 @@ where
       and "occurred_at" < $4
     limit
       $5
+  );
+
+-- EventsRepository.deleteBefore: what arrived in a window
+delete from "events"
+where
+  "events"."workspace_id" = $1
+  and ("occurred_at", "id") in (
+    select
+      "occurred_at",
+      "id"
+    from
+      "events"
+    where
+      "events"."workspace_id" = $2
+      and "received_at" >= $3
+      and "received_at" < $4
+      and "occurred_at" < $5
+    limit
+      $6
   );
 
 -- EventsRepository.pruneIds

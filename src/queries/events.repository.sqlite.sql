@@ -81,7 +81,7 @@ order by
   "occurred_at",
   "id";
 
--- EventsRepository.deleteBefore
+-- EventsRepository.deleteBefore: what arrived before a bound
 delete from "events"
 where
   "events"."workspace_id" = ?
@@ -93,6 +93,25 @@ where
       "events"
     where
       "events"."workspace_id" = ?
+      and "received_at" < ?
+      and "occurred_at" < ?
+    limit
+      ?
+  );
+
+-- EventsRepository.deleteBefore: what arrived in a window
+delete from "events"
+where
+  "events"."workspace_id" = ?
+  and ("received_at", "id") in (
+    select
+      "received_at",
+      "id"
+    from
+      "events"
+    where
+      "events"."workspace_id" = ?
+      and "received_at" >= ?
       and "received_at" < ?
       and "occurred_at" < ?
     limit

@@ -3,7 +3,9 @@
  * EVENT_RETENTION_DAYS = 30, an event exactly 30 days old stays and one a
  * millisecond older is deleted; on PostgreSQL a month's partition is dropped
  * once the retention cutoff reaches the first instant of the next month,
- * not a millisecond earlier (while its last event is still retained).
+ * not a millisecond earlier (while its last event is still retained). An
+ * event received late (up to 7 days after its time) leaves with its time's
+ * others: SQLite walks the week after the cutoff in arrival windows.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,6 +49,25 @@ describe.each(storeKinds())('event retention at its edge on %s (C5.8)', (kind) =
     await send(workspace, pageView(visitor, '/older', { ts: at(cutoff - 1) }));
     await services.trackingMaintenance.run(now);
     expect(await paths(store, workspace, visitor)).toEqual(['/exactly']);
+  });
+
+  it('C5.8: an event received up to 7 days after it happened leaves with the others of its time, whatever hour of the week after the cutoff it arrived in', async () => {
+    const { workspace, store, services } = await setUp();
+    const now = Date.now();
+    const cutoff = now - RETENTION_DAYS * DAY;
+    const visitor = randomUUID();
+    const late = [
+      ['/first-hour', cutoff - 1, cutoff + 30 * 60_000],
+      ['/mid-week', cutoff - 1, cutoff + 3.5 * DAY],
+      ['/last-instant', cutoff - 1, cutoff - 1 + 7 * DAY],
+      ['/kept', cutoff, cutoff + 7 * DAY],
+    ] as const;
+    for (const [path, happened, received] of late) {
+      const counts = await t!.services.ingest.ingest(workspace.id, [pageView(visitor, path, { ts: at(happened) })] as TrackedEvent[], { receivedAt: received, address: '198.51.100.9', userAgent: BROWSER_UA });
+      expect(counts.accepted, path).toBe(1);
+    }
+    await services.trackingMaintenance.run(now);
+    expect(await paths(store, workspace, visitor)).toEqual(['/kept']);
   });
 
   it('C5.8: a month leaves once the cutoff reaches the next month\'s first instant, not a millisecond earlier', async () => {

@@ -15,6 +15,7 @@
 import { sql } from 'kysely';
 import type { StoreKind } from '../../db/codec.js';
 import { param } from '../../db/query-templates.js';
+import { formatInstant } from '../../schemas/instants.js';
 import type { EventsTable } from '../../db/schema.js';
 import type { JsonObject } from '../../schemas/json.js';
 import type { ColumnKind } from '../scope/tenant-scope.js';
@@ -63,6 +64,15 @@ const EVENT_COLUMNS: Record<keyof LoggedEvent, ColumnKind> = {
 };
 
 const SELECTED = Object.keys(EVENT_COLUMNS) as (keyof LoggedEvent)[];
+
+/** Events received in [from, before): from the log's start when `from` is absent. */
+export interface ArrivalWindow {
+  from?: string;
+  before: string;
+}
+
+/** how much of the log SQLite's retention walks in one statement (retentionWindows) */
+const RETENTION_WINDOW_MS = 3_600_000;
 
 /**
  * The log's key after the workspace, before the id: the time on PostgreSQL
@@ -140,12 +150,26 @@ export class EventsRepository extends TenantRepository {
   }
 
   /**
-   * Deletes up to `limit` events that happened before `cutoff`; returns how
-   * many. Such an event was received before `receivedBefore` (an event is
-   * accepted at most 7 days after its time: C5.3), which bounds SQLite's
-   * walk of its log in arrival order; PostgreSQL finds them by time.
+   * The arrival windows retention deletes in, each in transactions of its
+   * own (TrackingMaintenance): an event that happened before `cutoff` was
+   * received before `receivedBefore` (an event is accepted at most 7 days
+   * after its time: C5.3). PostgreSQL finds such events by time, in one
+   * window. SQLite walks its log in arrival order (migration 0022a): first
+   * what arrived before the cutoff, then the week after it an hour at a time,
+   * since one walk of a week of arrivals, mostly rows that stay, would hold
+   * the store's one connection for a second at ten million events a week.
    */
-  async deleteBefore(cutoff: string, receivedBefore: string, limit: number): Promise<number> {
+  retentionWindows(cutoff: number, receivedBefore: number): ArrivalWindow[] {
+    if (this.codec.kind !== 'sqlite') return [{ before: formatInstant(receivedBefore) }];
+    const windows: ArrivalWindow[] = [{ before: formatInstant(cutoff) }];
+    for (let from = cutoff; from < receivedBefore; from += RETENTION_WINDOW_MS) {
+      windows.push({ from: formatInstant(from), before: formatInstant(Math.min(from + RETENTION_WINDOW_MS, receivedBefore)) });
+    }
+    return windows;
+  }
+
+  /** Deletes up to `limit` events that happened before `cutoff` and were received in `window`; returns how many. */
+  async deleteBefore(cutoff: string, window: ArrivalWindow, limit: number): Promise<number> {
     const key = logKey(this.codec.kind);
     const result = await this.scope
       .deleteFrom('events')
@@ -156,7 +180,8 @@ export class EventsRepository extends TenantRepository {
           this.scope
             .selectFrom('events')
             .select([key, 'id'])
-            .where('received_at', '<', receivedBefore)
+            .$if(window.from !== undefined, (q) => q.where('received_at', '>=', window.from!))
+            .where('received_at', '<', window.before)
             .where('occurred_at', '<', cutoff)
             .limit(limit) as never,
         ),

@@ -78,10 +78,12 @@ export class TrackingMaintenance {
     const keysBefore = formatInstant(now - IDEMPOTENCY_LIFETIME_MS);
     const idsBefore = formatInstant(now - MAX_EVENT_AGE_MS - ID_MARGIN_MS);
     // an event is accepted at most MAX_EVENT_AGE_MS after its time: one older than the cutoff was received before this
-    const receivedBefore = formatInstant(cutoff + MAX_EVENT_AGE_MS);
+    const receivedBefore = cutoff + MAX_EVENT_AGE_MS;
     for (const workspace of await this.store.operator.workspaces.listAll()) {
       const scope = this.store.forWorkspace(workspace.id);
-      eventsDeleted += await chunked(() => scope.transaction((repos) => repos.events.deleteBefore(formatInstant(cutoff), receivedBefore, DELETE_CHUNK)));
+      for (const window of scope.repos.events.retentionWindows(cutoff, receivedBefore)) {
+        eventsDeleted += await chunked(() => scope.transaction((repos) => repos.events.deleteBefore(formatInstant(cutoff), window, DELETE_CHUNK)));
+      }
       idsForgotten += await chunked(() => scope.transaction((repos) => repos.events.pruneIds(idsBefore, DELETE_CHUNK)));
       idempotencyKeysPruned += await chunked(() => scope.transaction((repos) => repos.idempotency.prune(keysBefore, DELETE_CHUNK)));
       webhookDeliveriesPruned += await chunked(() => scope.transaction((repos) => repos.webhooks.pruneDeliveries(deliveriesBefore, DELETE_CHUNK)));
