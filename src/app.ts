@@ -26,6 +26,7 @@ import { logRequest, looksKeyShaped, requestLog } from './http/plugins/request-l
 import { observeRequest, requestMetrics } from './http/plugins/request-metrics.js';
 import { OverloadLog } from './http/overload-log.js';
 import { RouteTable } from './http/route-table.js';
+import { pathOf } from './http/url-path.js';
 import { batchRoutes } from './http/routes/batch.routes.js';
 import { companiesRoutes } from './http/routes/companies.routes.js';
 import { alertsRoutes } from './http/routes/alerts.routes.js';
@@ -168,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config: config.admission,
     overloadLog,
     needsSlot: (request) =>
-      isApiRequest(request) || request.url.startsWith(DASHBOARD_API_PREFIX) || request.url.split('?')[0] === tracking.eventsPath,
+      isApiRequest(request) || request.url.startsWith(DASHBOARD_API_PREFIX) || pathOf(request.url) === tracking.eventsPath,
   });
   await app.register(requestGuards);
   await app.register(gate, { admit });

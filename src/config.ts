@@ -32,8 +32,16 @@ export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
   keepAliveDelayMs: 10_000,
 };
 
+/**
+ * SQLite's page cache per connection, in MiB (allocated as pages are read, so
+ * a small store never fills it): a page found there costs no system call,
+ * one read from the file costs a pread and a copy (issue 24, BENCHMARKS.md
+ * "GET by id, round three").
+ */
+export const DEFAULT_SQLITE_CACHE_MIB = 256;
+
 export type DatabaseConfig =
-  | { kind: 'sqlite'; filename: string }
+  | { kind: 'sqlite'; filename: string; /** the page cache of each connection (SQLITE_CACHE_MIB) */ cacheMiB?: number }
   | { kind: 'postgres'; url: string; poolSize: number; timeouts?: PostgresTimeouts };
 
 /** The HTTP server's bounds (issue 9): timeouts suited to a server exposed without a proxy, and a cap on connections. */
@@ -489,7 +497,10 @@ export function loadConfig(env: Env = process.env): Config {
   const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000);
   const parsed = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? DEFAULT_SQLITE_FILE, poolSize);
   const timeouts = postgresTimeouts(env);
-  const database: DatabaseConfig = parsed.kind === 'postgres' ? { ...parsed, timeouts } : parsed;
+  const database: DatabaseConfig =
+    parsed.kind === 'postgres'
+      ? { ...parsed, timeouts }
+      : { ...parsed, cacheMiB: integer(env, 'SQLITE_CACHE_MIB', DEFAULT_SQLITE_CACHE_MIB, 2, 65_536) };
 
   const redisUrl = read(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/i.test(redisUrl)) {

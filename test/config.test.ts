@@ -13,6 +13,7 @@ import {
   DEFAULT_ENRICHMENT,
   DEFAULT_HTTP_LIMITS,
   DEFAULT_ALERTS,
+  DEFAULT_SQLITE_CACHE_MIB,
   DEFAULT_INTELLIGENCE,
   DEFAULT_TRACKING,
   DEFAULT_WEBHOOKS,
@@ -24,7 +25,7 @@ describe('configuration (C1.3)', () => {
   it('C1.3: the defaults, with DATABASE_URL resolved to an absolute path', () => {
     const config = loadConfig({});
     const expected: Config = {
-      database: { kind: 'sqlite', filename: path.resolve(process.cwd(), 'data', 'leadlight.db') },
+      database: { kind: 'sqlite', filename: path.resolve(process.cwd(), 'data', 'leadlight.db'), cacheMiB: DEFAULT_SQLITE_CACHE_MIB },
       redisUrl: undefined,
       host: '127.0.0.1',
       port: 3000,
@@ -80,7 +81,13 @@ describe('configuration (C1.3)', () => {
     ['sqlite:/var/lib/url.db', '/var/lib/url.db'],
     ['sqlite:///var/lib/triple.db', '/var/lib/triple.db'],
   ])('C1.3: DATABASE_URL=%s is SQLite at %s', (url, filename) => {
-    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'sqlite', filename });
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'sqlite', filename, cacheMiB: DEFAULT_SQLITE_CACHE_MIB });
+  });
+
+  it('issue 24: SQLITE_CACHE_MIB sizes the SQLite page cache (default 256 MiB); PostgreSQL has none', () => {
+    expect(DEFAULT_SQLITE_CACHE_MIB).toBe(256);
+    expect(loadConfig({ DATABASE_URL: '/srv/a.db', SQLITE_CACHE_MIB: '1024' }).database).toEqual({ kind: 'sqlite', filename: '/srv/a.db', cacheMiB: 1024 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/leadlight', SQLITE_CACHE_MIB: '1024' }).database).not.toHaveProperty('cacheMiB');
   });
 
   it.each(['postgres://leadlight:secret@db.example:5432/leadlight', 'postgresql://127.0.0.1/leadlight'])(
@@ -118,6 +125,8 @@ describe('configuration (C1.3)', () => {
     ['REQUEST_TIMEOUT_MS', 'soon'],
     ['HEADERS_TIMEOUT_MS', '99'],
     ['MAX_CONNECTIONS', '0'],
+    ['SQLITE_CACHE_MIB', '1'],
+    ['SQLITE_CACHE_MIB', 'lots'],
     ['MAX_IN_FLIGHT_REQUESTS', '-1'],
     ['QUEUE_TIMEOUT_MS', '0'],
     ['MAX_EVENT_LOOP_UTILIZATION', '1.5'],

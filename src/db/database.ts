@@ -65,7 +65,7 @@ export interface OpenOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /** SQLite only: checkpoint the WAL from a worker thread (servers; see sqlite-checkpointer.ts) */
   backgroundCheckpoints?: boolean;
-  /** SQLite only: page cache size in MiB (default 64) */
+  /** SQLite only: page cache size in MiB (default: the configuration's, else 64) */
   cacheMiB?: number;
   onPoolError?: (error: Error) => void;
 }
@@ -98,7 +98,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
             filename: config.filename,
             synchronous: options.synchronous,
             backgroundCheckpoints: options.backgroundCheckpoints,
-            cacheMiB: options.cacheMiB,
+            cacheMiB: options.cacheMiB ?? config.cacheMiB,
           }),
           codec: sqliteCodec,
         }

@@ -12,6 +12,7 @@
  */
 import { createQueryId, type Compilable, type CompiledQuery, type Kysely, type RootOperationNode } from 'kysely';
 import type { Schema } from './schema.js';
+import { readNow } from './sync-read.js';
 
 const MARK = '\u0000leadlight:';
 
@@ -80,6 +81,9 @@ export class QueryTemplate<Row> {
     });
     const direct = directRunners.get(db);
     if (direct !== undefined) return direct(this.sql, parameters) as Row[];
+    // SQLite, outside a transaction, while the connection is free: at once (sync-read.ts)
+    const now = readNow(db, this.sql, parameters);
+    if (now !== undefined) return now as Row[];
     const compiled: CompiledQuery<Row> = { query: this.node, sql: this.sql, parameters, queryId: this.#queryId };
     const result = await db.executeQuery<Row>(compiled);
     return result.rows;

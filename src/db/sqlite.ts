@@ -29,6 +29,7 @@ import type { Schema } from './schema.js';
 import { sqliteBulk } from './sqlite-bulk.js';
 import type { DeferredFlush } from './group-commit.js';
 import { JOURNAL_SIZE_LIMIT_BYTES, ROOM_BYTES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { registerSyncRead } from './sync-read.js';
 import { walFlusher } from './wal-flush.js';
 import { WriteHealth } from './write-health.js';
 
@@ -97,6 +98,8 @@ function rowMaker(names: readonly string[]): (values: unknown[]) => Record<strin
 
 class CachingDatabase implements SqliteDatabase {
   readonly #statements = new Map<string, SqliteStatement>();
+  /** whether Kysely holds the connection (its driver's mutex: a query or a transaction under way) */
+  held = false;
 
   constructor(
     readonly raw: BetterSqlite3.Database,
@@ -116,6 +119,13 @@ class CachingDatabase implements SqliteDatabase {
     return statement;
   }
 
+  /** A read run now if the connection is free (sync-read.ts); undefined otherwise, and for writes. */
+  readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    if (this.held || !this.raw.open || this.raw.inTransaction) return undefined;
+    const statement = this.prepare(sql);
+    return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
+  }
+
   close(): void {
     this.#statements.clear();
     if (this.raw.open) {
@@ -132,6 +142,17 @@ class CachingDatabase implements SqliteDatabase {
 class ImmediateSqliteDriver extends SqliteDriver {
   constructor(private readonly database: CachingDatabase) {
     super({ database });
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.database.held = true;
+    return connection;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.database.held = false;
+    await super.releaseConnection();
   }
 
   override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
@@ -216,6 +237,7 @@ export function openSqlite(options: SqliteOptions): OpenedSqlite {
     statement.run(parameters);
     return [];
   };
+  registerSyncRead(db, (sql, parameters) => caching.readNow(sql, parameters));
   const probeWrites = async (): Promise<boolean> => {
     if (health.failure === undefined) return true;
     if (checkpointer !== undefined) {

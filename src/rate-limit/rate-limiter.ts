@@ -20,6 +20,8 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** Counts one request against `bucket` unless its window's `limit` is used up. */
   consume(bucket: string, limit: number): Promise<RateLimitDecision>;
+  /** `consume` answered at once, by a limiter that needs no I/O (in memory); absent otherwise */
+  consumeNow?(bucket: string, limit: number): RateLimitDecision;
   /** how limits are counted right now, as /readyz reports it */
   state(): string;
   /** the limiter's clock (ms), which places requests in windows */

@@ -22,6 +22,12 @@ class FailingLimiter extends MemoryRateLimiter {
     if (this.failing.has(bucket)) return Promise.reject(new Error('limiter exploded at /var/lib/secret.db'));
     return super.consume(bucket, limit);
   }
+
+  // the gate asks an in-memory limiter at once (issue 24): it fails there alike
+  override consumeNow(bucket: string, limit: number): RateLimitDecision {
+    if (this.failing.has(bucket)) throw new Error('limiter exploded at /var/lib/secret.db');
+    return super.consumeNow(bucket, limit);
+  }
 }
 
 describe('unexpected errors and the errors that are answers (SQLite)', () => {

@@ -20,9 +20,11 @@ import type { ActiveSession } from '../../services/operator/sessions.service.js'
 import { allows, type Role } from '../../services/operator/roles.js';
 import { HttpError } from '../errors.js';
 import { presentedKey } from '../plugins/gate.js';
+import { pathOf } from '../url-path.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie.js';
 
 export const DASHBOARD_API_PREFIX = '/dashboard/api';
+const UNDER_DASHBOARD_API = `${DASHBOARD_API_PREFIX}/`;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,8 +42,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const signInRequired = () => new HttpError('unauthorized', 'Sign in to continue');
 
 export function isDashboardApiRequest(request: FastifyRequest): boolean {
-  const path = request.url.split('?')[0] ?? '';
-  return path === DASHBOARD_API_PREFIX || path.startsWith(`${DASHBOARD_API_PREFIX}/`);
+  const path = pathOf(request.url);
+  return path === DASHBOARD_API_PREFIX || path.startsWith(UNDER_DASHBOARD_API);
 }
 
 /** The origin this server is reached at, as the browser sees it. */

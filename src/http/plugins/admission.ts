@@ -39,6 +39,7 @@ import { HttpError } from '../errors.js';
 import { FairGate, FairGateRefusal, type Release } from '../fair-gate.js';
 import { LoopWatch } from '../loop-watch.js';
 import type { OverloadLog } from '../overload-log.js';
+import { pathOf } from '../url-path.js';
 import { presentedKey } from './gate.js';
 
 const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
@@ -79,7 +80,7 @@ export function overloaded(reason: string, retryAfterS = 1): HttpError {
 }
 
 function exempt(request: FastifyRequest): boolean {
-  return EXEMPT.has(request.url.split('?')[0] ?? '');
+  return EXEMPT.has(pathOf(request.url));
 }
 
 export interface AdmissionOptions {

@@ -111,9 +111,9 @@ export const connectionPolicy = fp<{ limits?: HttpLimits }>(
       if (route.config?.dashboardAccess === 'public' && route.bodyLimit === undefined) route.bodyLimit = PUBLIC_BODY_LIMIT;
     });
     app.addHook('onRequest', (request, _reply, done) => {
-      if (request.routeOptions.config?.dashboardAccess !== 'public') return done();
+      // the length first: most requests (every GET) have none, and need no look at their route
       const length = Number(request.headers['content-length'] ?? 0);
-      if (!(length > PUBLIC_BODY_LIMIT)) return done();
+      if (!(length > PUBLIC_BODY_LIMIT) || request.routeOptions.config?.dashboardAccess !== 'public') return done();
       done(new HttpError('payload_too_large', 'request body is larger than 16 KiB', { max_bytes: PUBLIC_BODY_LIMIT }));
     });
     app.server.headersTimeout = limits.headersTimeoutMs;

@@ -13,6 +13,7 @@ import { decide, windowIndex, type Clock, type RateLimitDecision, type RateLimit
 import type { Services } from '../../services/index.js';
 import { hashKey, type ActiveKey, type KeyType } from '../../services/operator/api-keys.service.js';
 import { HttpError, unauthorized } from '../errors.js';
+import { pathOf } from '../url-path.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -92,7 +93,7 @@ function underPrefix(path: string): boolean {
 export function isApiRequest(request: FastifyRequest): boolean {
   const route = request.routeOptions?.url;
   if (route !== undefined && route !== '*' && route !== '/*') return underPrefix(route);
-  const path = request.url.split('?')[0] ?? '';
+  const path = pathOf(request.url);
   try {
     return underPrefix(decodeURIComponent(path));
   } catch {
@@ -133,8 +134,12 @@ export function createAdmission({ services, limiter, limits, onRateLimited, onKe
   const limitOf = (key: ActiveKey) => (key.type === 'production' ? limits.production : limits.development);
   const refusedKeys = new RefusedKeys(clock);
 
+  // a limiter in memory decides at once: no promise to wait for on every request
+  const consume = (bucket: string, limit: number): RateLimitDecision | Promise<RateLimitDecision> =>
+    limiter.consumeNow?.(bucket, limit) ?? limiter.consume(bucket, limit);
+
   async function limitAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const decision = await limiter.consume(`address:${request.ip}`, limits.unauthenticated);
+    const decision = await consume(`address:${request.ip}`, limits.unauthenticated);
     setRateHeaders(reply, decision, 'address');
     if (!decision.allowed) {
       onRateLimited?.('address');
@@ -163,7 +168,8 @@ export function createAdmission({ services, limiter, limits, onRateLimited, onKe
       throw unauthorized();
     }
     reply.header('x-workspace-id', key.workspace_id);
-    const decision = await limiter.consume(`key:${key.id}`, limitOf(key));
+    const counted = consume(`key:${key.id}`, limitOf(key));
+    const decision = counted instanceof Promise ? await counted : counted;
     setRateHeaders(reply, decision, key.type);
     if (!decision.allowed) {
       refusedKeys.remember(secret as string, { type: key.type, workspaceId: key.workspace_id, limit: decision.limit });
@@ -172,8 +178,11 @@ export function createAdmission({ services, limiter, limits, onRateLimited, onKe
     }
     request.apiKey = { id: key.id, type: key.type };
     request.workspace = services.forWorkspace(key.workspace_id);
+    // at most once a minute per key: otherwise nothing to wait for
+    const recording = apiKeys.recordUse(key);
+    if (recording === undefined) return;
     try {
-      await apiKeys.recordUse(key);
+      await recording;
     } catch (error) {
       request.log.warn({ err: error }, 'could not record key use');
     }

@@ -13,7 +13,7 @@
  * stored (README "Idempotency-Key and read-only POSTs").
  */
 import fp from 'fastify-plugin';
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, RouteHandlerMethod } from 'fastify';
 import { withWriteHook } from '../../repositories/write-hooks.js';
 import { IDEMPOTENCY_KEY, IdempotencyInUseError, IdempotencyReusedError, requestHash } from '../../services/tenant/idempotency.service.js';
 import { invalidHeader } from '../errors.js';
@@ -80,34 +80,43 @@ function wrap(handler: RouteHandlerMethod, route: string): RouteHandlerMethod {
   } as RouteHandlerMethod;
 }
 
+/**
+ * Stores (or releases) the answer of a claimed request before it is sent.
+ * Only the routes that take a key get it (a hook of their own, added when
+ * they are registered): every other answer (GETs above all) skips an
+ * asynchronous step that could only find no claim (issue 24).
+ */
+async function storeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const claim = request.idempotencyClaim;
+  if (claim === null) return payload;
+  request.idempotencyClaim = null;
+  const idempotency = workspaceOf(request).idempotency;
+  const status = reply.statusCode;
+  try {
+    if (NOT_STORED.has(status) || status >= 500) {
+      await idempotency.release(claim.key, claim.token);
+    } else {
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      await idempotency.complete(claim.key, claim.token, { status, headers, body: typeof payload === 'string' ? payload : '' });
+    }
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not store the answer of an idempotent request');
+  }
+  return payload;
+}
+
 export const idempotency = fp(
   async (app) => {
     app.decorateRequest('idempotencyClaim', null);
     app.addHook('onRoute', (route) => {
       if (!takesIdempotencyKey(route)) return;
       route.handler = wrap(route.handler as RouteHandlerMethod, route.url);
-    });
-    app.addHook('onSend', async (request, reply, payload) => {
-      const claim = request.idempotencyClaim;
-      if (claim === null) return payload;
-      request.idempotencyClaim = null;
-      const idempotency = workspaceOf(request).idempotency;
-      const status = reply.statusCode;
-      try {
-        if (NOT_STORED.has(status) || status >= 500) {
-          await idempotency.release(claim.key, claim.token);
-        } else {
-          const headers: Record<string, string> = {};
-          for (const name of REPLAYED_HEADERS) {
-            const value = reply.getHeader(name);
-            if (value !== undefined) headers[name] = String(value);
-          }
-          await idempotency.complete(claim.key, claim.token, { status, headers, body: typeof payload === 'string' ? payload : '' });
-        }
-      } catch (error) {
-        request.log.warn({ err: error }, 'could not store the answer of an idempotent request');
-      }
-      return payload;
+      const hooks = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+      route.onSend = [storeAnswer as onSendHookHandler, ...hooks];
     });
   },
   { name: 'idempotency' },

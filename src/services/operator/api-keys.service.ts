@@ -148,13 +148,17 @@ export class ApiKeysService {
     return key;
   }
 
-  /** Records a use of `key` unless this process recorded one in the last minute. */
-  async recordUse(key: ActiveKey, at = this.clock()): Promise<void> {
+  /**
+   * Records a use of `key` unless this process recorded one in the last
+   * minute; then (nearly every request) answers undefined at once, with
+   * nothing to wait for.
+   */
+  recordUse(key: ActiveKey, at = this.clock()): Promise<void> | undefined {
     const last = this.#lastRecorded.get(key.id);
-    if (last !== undefined && at - last < USE_RECORD_INTERVAL_MS) return;
+    if (last !== undefined && at - last < USE_RECORD_INTERVAL_MS) return undefined;
     this.#lastRecorded.set(key.id, at);
     const stamp = new Date(at).toISOString();
-    await this.store.transaction(async (repos) => {
+    return this.store.transaction(async (repos) => {
       await repos.apiKeys.recordUse(key.workspace_id, key.id, stamp);
       await repos.workspaces.recordKeyUse(key.workspace_id, key.type, stamp);
     });
