@@ -88,6 +88,9 @@ describe('configuration (C1.3)', () => {
     expect(DEFAULT_SQLITE_CACHE_MIB).toBe(256);
     expect(loadConfig({ DATABASE_URL: '/srv/a.db', SQLITE_CACHE_MIB: '1024' }).database).toEqual({ kind: 'sqlite', filename: '/srv/a.db', cacheMiB: 1024 });
     expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/leadlight', SQLITE_CACHE_MIB: '1024' }).database).not.toHaveProperty('cacheMiB');
+    // its bounds, at their edges (1 and 65,537 are refused below)
+    expect(loadConfig({ DATABASE_URL: '/srv/a.db', SQLITE_CACHE_MIB: '2' }).database).toMatchObject({ cacheMiB: 2 });
+    expect(loadConfig({ DATABASE_URL: '/srv/a.db', SQLITE_CACHE_MIB: '65536' }).database).toMatchObject({ cacheMiB: 65_536 });
   });
 
   it.each(['postgres://leadlight:secret@db.example:5432/leadlight', 'postgresql://127.0.0.1/leadlight'])(
@@ -126,6 +129,7 @@ describe('configuration (C1.3)', () => {
     ['HEADERS_TIMEOUT_MS', '99'],
     ['MAX_CONNECTIONS', '0'],
     ['SQLITE_CACHE_MIB', '1'],
+    ['SQLITE_CACHE_MIB', '65537'],
     ['SQLITE_CACHE_MIB', 'lots'],
     ['MAX_IN_FLIGHT_REQUESTS', '-1'],
     ['QUEUE_TIMEOUT_MS', '0'],
